@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the signer and the plugin must agree on: the rpm tags that carry
+ * fs-verity signatures, the hash algorithms, the Merkle tree parameters and
+ * the byte layout the kernel signs and checks.
+ */
+#ifndef RPMVERITY_VERITY_FORMAT_H
+#define RPMVERITY_VERITY_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Signature-header tags, as rpm 4.18 numbers them (RPMSIGTAG_VERITY*). */
+#define VERITY_TAG_SIGNATURES	276	/* string array: base64 DER PKCS#7 */
+#define VERITY_TAG_ALGO		277	/* int32: FS_VERITY_HASH_ALG_* */
+
+/* Merkle tree parameters rpm uses: version 1, 4096-byte blocks, no salt. */
+#define VERITY_BLOCK_SIZE	4096
+
+/* The kernel refuses builtin signatures larger than this. */
+#define VERITY_MAX_SIG_SIZE	16128
+
+#define VERITY_MAX_DIGEST_SIZE	64
+
+struct verity_hash_alg {
+	uint16_t id;		/* FS_VERITY_HASH_ALG_* */
+	uint16_t digest_size;
+	const char *name;	/* also OpenSSL's digest name */
+};
+
+const struct verity_hash_alg *verity_hash_alg_by_id(unsigned int id);
+const struct verity_hash_alg *verity_hash_alg_by_name(const char *name);
+
+/*
+ * struct fsverity_formatted_digest as the kernel signs it: "FSVerity",
+ * le16 algorithm, le16 digest size, then the digest. Returns its length.
+ */
+#define VERITY_FORMATTED_DIGEST_MAX (12 + VERITY_MAX_DIGEST_SIZE)
+size_t verity_format_digest(const struct verity_hash_alg *alg,
+			    const uint8_t *digest,
+			    uint8_t out[VERITY_FORMATTED_DIGEST_MAX]);
+
+/*
+ * rpm pads every decoded signature to the longest one in the package and
+ * reports a file without a signature as all zero bytes. Given such an entry,
+ * return the length of the DER SEQUENCE it starts with, 0 for "no
+ * signature", or -1 if it is neither.
+ */
+ssize_t verity_sig_length(const uint8_t *entry, size_t len);
+
+#endif

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rpm-verity sign: compute every file's fs-verity digest from the payload,
+ * sign it, and store the signatures in the signature header in rpm 4.18's
+ * format (tags 276/277), so rpm's own plugin and ours both read them.
+ *
+ * Unlike rpmsign --signverity, every member of a hardlink set and every
+ * empty regular file gets the signature of its real content; directories,
+ * symlinks and %ghost files get an empty entry (rpm reports "no signature").
+ */
+#include <errno.h>
+#include <limits.h>
+#include <popt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/crypto.h>
+#include <rpm/rpmbase64.h>
+#include <rpm/rpmfi.h>
+#include <rpm/rpmmacro.h>
+#include <rpm/rpmstring.h>
+#include <rpm/rpmtag.h>
+
+#include "cli.h"
+#include "package.h"
+#include "payload_digests.h"
+#include "signing_key.h"
+#include "verity_format.h"
+#include "verity_tags.h"
+
+struct sign_job {
+	const struct package *pkg;
+	rpmfiles files;
+	const struct signing_key *key;
+	const struct verity_hash_alg *alg;
+	char **sigs;		/* base64 entry per header file */
+	unsigned char *have;	/* sigs[i] was made from payload content */
+};
+
+static char *sign_digest(const struct sign_job *job, int index,
+			 const uint8_t *digest, char **err)
+{
+	uint8_t *der = NULL;
+	int len = signing_key_sign(job->key, job->alg, digest, &der);
+	char *b64;
+
+	if (len < 0) {
+		rasprintf(err, "%s: %s: signing failed", job->pkg->path,
+			  rpmfilesFN(job->files, index));
+		return NULL;
+	}
+	b64 = rpmBase64Encode(der, (size_t)len, -1);
+	OPENSSL_free(der);
+	return b64;
+}
+
+/* Runs on the digest workers: signing overlaps decompression and hashing. */
+static int sign_file(void *ctx, int index, const uint8_t *digest, char **err)
+{
+	struct sign_job *job = ctx;
+
+	job->sigs[index] = sign_digest(job, index, digest, err);
+	job->have[index] = job->sigs[index] != NULL;
+	return job->sigs[index] ? 0 : -1;
+}
+
+/* Entries the payload pass did not produce: links, empty files, the rest. */
+static int complete_entries(struct sign_job *job, uint32_t count, char **err)
+{
+	uint8_t empty[VERITY_MAX_DIGEST_SIZE];
+	char *empty_sig = NULL;
+	int rc = 0;
+
+	for (uint32_t i = 0; i < count && !rc; i++) {
+		int src;
+
+		if (job->sigs[i])
+			continue;
+		if (!file_is_signable(job->files, (int)i)) {
+			job->sigs[i] = rstrdup("");
+		} else if ((src = hardlink_source(job->files, (int)i,
+						  job->have)) >= 0) {
+			job->sigs[i] = rstrdup(job->sigs[src]);
+		} else if (rpmfilesFSize(job->files, (int)i) == 0) {
+			if (!empty_sig && empty_file_digest(job->alg, empty) != 0)
+				rasprintf(err, "%s: cannot compute the empty file's digest",
+					  job->pkg->path);
+			else if (!empty_sig)
+				empty_sig = sign_digest(job, (int)i, empty, err);
+			if (empty_sig)
+				job->sigs[i] = rstrdup(empty_sig);
+			else
+				rc = -1;
+		} else {
+			rasprintf(err, "%s: %s: content missing from the payload (corrupted package)",
+				  job->pkg->path, rpmfilesFN(job->files, (int)i));
+			rc = -1;
+		}
+	}
+	free(empty_sig);
+	return rc;
+}
+
+static int sign_package(const char *path, const char *dest,
+			const struct signing_key *key,
+			const struct verity_hash_alg *alg, int jobs)
+{
+	struct package pkg;
+	struct sign_job job = { .pkg = &pkg, .key = key, .alg = alg };
+	Header sigh = NULL;
+	uint32_t count = 0;
+	char *err = NULL;
+	int rc = -1;
+
+	if (package_open(&pkg, path, &err) != 0) {
+		report(err);
+		return -1;
+	}
+	job.files = rpmfilesNew(NULL, pkg.h, RPMTAG_BASENAMES,
+				RPMFI_FLAGS_QUERY);
+	count = (uint32_t)rpmfilesFC(job.files);
+	if (count == 0) {
+		printf("%s: no files, nothing to sign\n", path);
+		rc = 0;
+		goto out;
+	}
+	job.sigs = rcalloc(count, sizeof(*job.sigs));
+	job.have = rcalloc(count, 1);
+	if (package_check_payload(&pkg, &err) != 0 ||
+	    payload_digests(&pkg, job.files, alg, jobs, sign_file, &job,
+			    &err) != 0 ||
+	    complete_entries(&job, count, &err) != 0)
+		goto out;
+
+	sigh = verity_tags_replace(pkg.sigh, job.sigs, count, alg->id);
+	if (!sigh) {
+		rasprintf(&err, "%s: cannot build the signature header", path);
+		goto out;
+	}
+	if (package_write(&pkg, sigh, dest, &err) != 0)
+		goto out;
+	printf("%s: signed %u files (%s)\n", dest, count, alg->name);
+	rc = 0;
+out:
+	if (err)
+		report(err);
+	for (uint32_t i = 0; job.sigs && i < count; i++)
+		free(job.sigs[i]);
+	free(job.sigs);
+	free(job.have);
+	headerFree(sigh);
+	rpmfilesFree(job.files);
+	package_close(&pkg);
+	return rc;
+}
+
+/* The first line of @path, for --pass-file. */
+static char *read_passphrase(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (!f) {
+		report(rstrscat(NULL, path, ": cannot read passphrase file: ",
+				strerror(errno), NULL));
+		return NULL;
+	}
+	n = getline(&line, &cap, f);
+	fclose(f);
+	if (n < 0) {
+		free(line);
+		return rstrdup("");
+	}
+	line[strcspn(line, "\r\n")] = '\0';
+	return line;
+}
+
+/* @value if given, else the expansion of @macro, else NULL. */
+static char *option_or_macro(const char *value, const char *macro)
+{
+	char *s;
+
+	if (value)
+		return rstrdup(value);
+	s = rpmExpand(macro, NULL);
+	if (s && *s)
+		return s;
+	free(s);
+	return NULL;
+}
+
+static char *output_path(const char *outdir, const char *pkg)
+{
+	const char *base = strrchr(pkg, '/');
+
+	if (!outdir)
+		return rstrdup(pkg);
+	return rstrscat(NULL, outdir, "/", base ? base + 1 : pkg, NULL);
+}
+
+int cmd_sign(int argc, const char **argv)
+{
+	char *keyopt = NULL, *certopt = NULL, *algoopt = NULL;
+	char *passfile = NULL, *outdir = NULL;
+	char *keypath = NULL, *certpath = NULL, *algoname = NULL, *pass = NULL;
+	int jobs = 0, failed = 0, rc = 2, c;
+	struct poptOption opts[] = {
+		{ "key", 'k', POPT_ARG_STRING, &keyopt, 0,
+		  "private key, PEM (default: %_file_signing_key)", "KEY" },
+		{ "cert", 'c', POPT_ARG_STRING, &certopt, 0,
+		  "X.509 certificate, PEM or DER (default: %_file_signing_cert)",
+		  "CERT" },
+		{ "algo", 'a', POPT_ARG_STRING, &algoopt, 0,
+		  "sha256 or sha512 (default: %_verity_algorithm, else sha256)",
+		  "ALGO" },
+		{ "pass-file", 'p', POPT_ARG_STRING, &passfile, 0,
+		  "read the key's passphrase from the first line of FILE "
+		  "(default: %_file_signing_key_password)", "FILE" },
+		{ "jobs", 'j', POPT_ARG_INT, &jobs, 0,
+		  "hashing and signing threads (default: all CPUs)", "N" },
+		{ "output-dir", 'o', POPT_ARG_STRING, &outdir, 0,
+		  "write signed packages to DIR instead of in place", "DIR" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext("rpm-verity sign", argc, argv, opts, 0);
+	struct signing_key key = { 0 };
+	const struct verity_hash_alg *alg;
+	const char **pkgs;
+	char *err = NULL;
+
+	poptSetOtherOptionHelp(ctx, "[OPTIONS] PACKAGE.rpm...");
+	while ((c = poptGetNextOpt(ctx)) > 0)
+		;
+	if (c < -1) {
+		fprintf(stderr, "rpm-verity sign: %s: %s\n",
+			poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(c));
+		goto out;
+	}
+	pkgs = poptGetArgs(ctx);
+	if (!pkgs) {
+		poptPrintUsage(ctx, stderr, 0);
+		goto out;
+	}
+	if (jobs < 0 || jobs > 1024) {
+		fprintf(stderr, "rpm-verity sign: --jobs must be 0 to 1024\n");
+		goto out;
+	}
+	if (jobs == 0)
+		jobs = default_jobs();
+
+	rc = 1;
+	keypath = option_or_macro(keyopt, "%{?_file_signing_key}");
+	certpath = option_or_macro(certopt, "%{?_file_signing_cert}");
+	algoname = option_or_macro(algoopt, "%{?_verity_algorithm}");
+	alg = verity_hash_alg_by_name(algoname ? algoname : "sha256");
+	if (!keypath || !certpath) {
+		report(rstrdup("no signing key or certificate: give --key and --cert, or set %_file_signing_key and %_file_signing_cert"));
+		goto out;
+	}
+	if (!alg) {
+		report(rstrscat(NULL, "unknown fs-verity hash algorithm '",
+				algoname, "' (use sha256 or sha512)", NULL));
+		goto out;
+	}
+	if (passfile) {
+		pass = read_passphrase(passfile);
+		if (!pass)
+			goto out;
+	} else {
+		pass = option_or_macro(NULL, "%{?_file_signing_key_password}");
+	}
+	if (signing_key_load(&key, keypath, certpath, pass, &err) != 0) {
+		report(err);
+		goto out;
+	}
+	for (; *pkgs; pkgs++) {
+		char *dest = output_path(outdir, *pkgs);
+
+		failed |= sign_package(*pkgs, dest, &key, alg, jobs) != 0;
+		free(dest);
+	}
+	rc = failed;
+out:
+	signing_key_free(&key);
+	free(keyopt);
+	free(certopt);
+	free(algoopt);
+	free(passfile);
+	free(outdir);
+	free(keypath);
+	free(certpath);
+	free(algoname);
+	if (pass)
+		OPENSSL_cleanse(pass, strlen(pass));
+	free(pass);
+	poptFreeContext(ctx);
+	return rc;
+}

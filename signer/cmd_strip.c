@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/* rpm-verity strip: remove fs-verity signatures, leave everything else. */
+#include <popt.h>
+#include <stdio.h>
+#include <rpm/rpmstring.h>
+
+#include "cli.h"
+#include "package.h"
+#include "verity_tags.h"
+
+static int strip_package(const char *path)
+{
+	struct package pkg;
+	Header sigh = NULL;
+	char *err = NULL;
+	int rc = -1;
+
+	if (package_open(&pkg, path, &err) != 0) {
+		report(err);
+		return -1;
+	}
+	if (!verity_tags_present(pkg.sigh)) {
+		printf("%s: no fs-verity signatures, left as it was\n", path);
+		rc = 0;
+	} else if (!(sigh = verity_tags_replace(pkg.sigh, NULL, 0, 0))) {
+		rasprintf(&err, "%s: cannot build the signature header", path);
+	} else if (package_write(&pkg, sigh, path, &err) == 0) {
+		printf("%s: fs-verity signatures removed\n", path);
+		rc = 0;
+	}
+	if (err)
+		report(err);
+	headerFree(sigh);
+	package_close(&pkg);
+	return rc;
+}
+
+int cmd_strip(int argc, const char **argv)
+{
+	struct poptOption opts[] = {
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext("rpm-verity strip", argc, argv, opts, 0);
+	const char **pkgs;
+	int c, failed = 0;
+
+	poptSetOtherOptionHelp(ctx, "PACKAGE.rpm...");
+	while ((c = poptGetNextOpt(ctx)) > 0)
+		;
+	pkgs = c < -1 ? NULL : poptGetArgs(ctx);
+	if (!pkgs) {
+		if (c < -1)
+			fprintf(stderr, "rpm-verity strip: %s: %s\n",
+				poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
+				poptStrerror(c));
+		poptPrintUsage(ctx, stderr, 0);
+		poptFreeContext(ctx);
+		return 2;
+	}
+	for (; *pkgs; pkgs++)
+		failed |= strip_package(*pkgs) != 0;
+	poptFreeContext(ctx);
+	return failed;
+}

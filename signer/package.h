@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An RPM package as the signer sees it: the lead and the signature header,
+ * which it may replace, and the main header and payload, which it reads but
+ * never changes (so every digest and GPG signature over them stays valid).
+ */
+#ifndef RPMVERITY_PACKAGE_H
+#define RPMVERITY_PACKAGE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <rpm/header.h>
+#include <rpm/rpmio.h>
+
+/* Limits rpm 4.18 applies when it reads a signature header (lib/header.c). */
+#define SIG_HEADER_MAX_TAGS	32
+#define SIG_HEADER_MAX_DATA	(64u * 1024 * 1024)
+
+struct package {
+	const char *path;
+	int fd;
+	off_t size;
+	uint8_t lead[96];
+	Header sigh;		/* signature header, as read */
+	Header h;		/* main header */
+	off_t header_start;	/* main header, after the padded signature */
+	off_t payload_start;
+};
+
+/*
+ * Open and check @path; on failure return -1 with a message (naming the
+ * file) in *@err, which the caller frees.
+ */
+int package_open(struct package *pkg, const char *path, char **err);
+void package_close(struct package *pkg);
+
+/* A decompressing reader positioned at the payload's first byte. */
+FD_t package_open_payload(const struct package *pkg, char **err);
+
+/*
+ * Write the package with @sigh as its signature header to @dest: a
+ * temporary file beside it, fsync, then rename, so @dest is either as it
+ * was or complete. The main header and payload are copied byte for byte.
+ */
+int package_write(const struct package *pkg, Header sigh, const char *dest,
+		  char **err);
+
+/*
+ * Check the compressed payload against the digest the main header carries
+ * (RPMTAG_PAYLOADDIGEST), so a corrupted package is refused before any
+ * signature is made for it. Packages without that tag pass.
+ */
+int package_check_payload(const struct package *pkg, char **err);
+
+#endif

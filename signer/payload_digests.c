@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The digest pipeline. The payload is one compressed stream, so it is read
+ * and decompressed on one thread; file contents are cut into chunks from a
+ * fixed pool and queued per file, and worker threads take whole files in
+ * order, feed their chunks to libfsverity's Merkle tree builder and pass
+ * the digest on. Memory is the chunk pool, whatever the file sizes.
+ *
+ * Deadlock freedom: the reader feeds one file at a time, so every queued
+ * file but the newest is complete and the worker that takes it finishes it
+ * and returns its chunks, which lets the reader go on with the newest.
+ */
+#include "payload_digests.h"
+
+#include <errno.h>
+#include <libfsverity.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <rpm/rpmarchive.h>
+#include <rpm/rpmfi.h>
+#include <rpm/rpmstring.h>
+
+#define CHUNK_SIZE	(128 * 1024)
+#define MAX_CHUNKS	64
+
+struct chunk {
+	struct chunk *next;
+	size_t len;
+	uint8_t data[CHUNK_SIZE];
+};
+
+struct file_job {
+	struct file_job *next;
+	int index;
+	uint64_t size;
+	struct chunk *head, *tail;	/* queued, not yet consumed */
+	/* owned by the worker that hashes it: */
+	struct chunk *cur;
+	size_t cur_off;
+	struct pipeline *p;
+};
+
+struct pipeline {
+	pthread_mutex_t lock;
+	pthread_cond_t chunk_freed;	/* reader waits: pool empty */
+	pthread_cond_t work_ready;	/* workers wait: no job / no data */
+	struct chunk *free_chunks;
+	struct file_job *jobs_head, *jobs_tail;
+	int reading_done;
+	atomic_int failed;		/* set under lock, read anywhere */
+	char *err;			/* first failure */
+
+	const struct package *pkg;
+	rpmfiles files;
+	const struct verity_hash_alg *alg;
+	file_digest_fn fn;
+	void *ctx;
+};
+
+static void fail_locked(struct pipeline *p, char *msg)
+{
+	if (!p->failed) {
+		p->failed = 1;
+		p->err = msg;
+	} else {
+		free(msg);
+	}
+	pthread_cond_broadcast(&p->work_ready);
+	pthread_cond_broadcast(&p->chunk_freed);
+}
+
+static void free_chunk_locked(struct pipeline *p, struct chunk *c)
+{
+	c->next = p->free_chunks;
+	p->free_chunks = c;
+	pthread_cond_signal(&p->chunk_freed);
+}
+
+/* libfsverity's read callback: copy the next @count bytes of the job. */
+static int job_read(void *opaque, void *buf, size_t count)
+{
+	struct file_job *job = opaque;
+	struct pipeline *p = job->p;
+	uint8_t *out = buf;
+
+	while (count) {
+		size_t n;
+
+		if (!job->cur || job->cur_off == job->cur->len) {
+			pthread_mutex_lock(&p->lock);
+			if (job->cur)
+				free_chunk_locked(p, job->cur);
+			job->cur = NULL;
+			while (!job->head && !p->failed)
+				pthread_cond_wait(&p->work_ready, &p->lock);
+			if (p->failed) {
+				pthread_mutex_unlock(&p->lock);
+				return -EIO;
+			}
+			job->cur = job->head;
+			job->head = job->cur->next;
+			if (!job->head)
+				job->tail = NULL;
+			job->cur_off = 0;
+			pthread_mutex_unlock(&p->lock);
+		}
+		n = job->cur->len - job->cur_off;
+		if (n > count)
+			n = count;
+		memcpy(out, job->cur->data + job->cur_off, n);
+		job->cur_off += n;
+		out += n;
+		count -= n;
+	}
+	return 0;
+}
+
+static int compute_digest(const struct verity_hash_alg *alg, uint64_t size,
+			  void *src, libfsverity_read_fn_t read_fn,
+			  uint8_t digest[VERITY_MAX_DIGEST_SIZE])
+{
+	struct libfsverity_merkle_tree_params params = {
+		.version = 1,
+		.hash_algorithm = alg->id,
+		.file_size = size,
+		.block_size = VERITY_BLOCK_SIZE,
+	};
+	struct libfsverity_digest *d = NULL;
+	int rc = libfsverity_compute_digest(src, read_fn, &params, &d);
+
+	if (rc == 0) {
+		memcpy(digest, d->digest, d->digest_size);
+		free(d);
+	}
+	return rc;
+}
+
+static int read_nothing(void *src, void *buf, size_t count)
+{
+	(void)src;
+	(void)buf;
+	return count ? -EIO : 0;
+}
+
+int empty_file_digest(const struct verity_hash_alg *alg,
+		      uint8_t digest[VERITY_MAX_DIGEST_SIZE])
+{
+	return compute_digest(alg, 0, NULL, read_nothing, digest);
+}
+
+static void release_job(struct pipeline *p, struct file_job *job)
+{
+	pthread_mutex_lock(&p->lock);
+	if (job->cur)
+		free_chunk_locked(p, job->cur);
+	while (job->head) {
+		struct chunk *c = job->head;
+
+		job->head = c->next;
+		free_chunk_locked(p, c);
+	}
+	pthread_mutex_unlock(&p->lock);
+	free(job);
+}
+
+static void *worker_main(void *arg)
+{
+	struct pipeline *p = arg;
+
+	for (;;) {
+		uint8_t digest[VERITY_MAX_DIGEST_SIZE];
+		struct file_job *job;
+		char *err = NULL;
+		int rc;
+
+		pthread_mutex_lock(&p->lock);
+		while (!p->jobs_head && !p->reading_done && !p->failed)
+			pthread_cond_wait(&p->work_ready, &p->lock);
+		job = p->jobs_head;
+		if (job) {
+			p->jobs_head = job->next;
+			if (!p->jobs_head)
+				p->jobs_tail = NULL;
+		}
+		pthread_mutex_unlock(&p->lock);
+		if (!job)
+			return NULL;
+
+		rc = p->failed ? -ECANCELED :
+		     compute_digest(p->alg, job->size, job, job_read, digest);
+		if (rc == 0)
+			rc = p->fn(p->ctx, job->index, digest, &err) ? -1 : 0;
+		else if (rc != -EIO && rc != -ECANCELED)
+			rasprintf(&err, "%s: %s: cannot compute fs-verity digest: %s",
+				  p->pkg->path, rpmfilesFN(p->files, job->index),
+				  strerror(-rc));
+		if (rc) {
+			pthread_mutex_lock(&p->lock);
+			fail_locked(p, err);
+			pthread_mutex_unlock(&p->lock);
+		}
+		release_job(p, job);
+	}
+}
+
+/* Queue one file's content, chunk by chunk, for the workers. */
+static int feed_file(struct pipeline *p, rpmfi fi, int index, uint64_t size)
+{
+	struct file_job *job = calloc(1, sizeof(*job));
+	uint64_t left = size;
+
+	if (!job)
+		return -ENOMEM;
+	job->index = index;
+	job->size = size;
+	job->p = p;
+
+	pthread_mutex_lock(&p->lock);
+	if (p->jobs_tail)
+		p->jobs_tail->next = job;
+	else
+		p->jobs_head = job;
+	p->jobs_tail = job;
+	pthread_cond_broadcast(&p->work_ready);
+
+	while (left && !p->failed) {
+		struct chunk *c;
+		size_t want = left < CHUNK_SIZE ? (size_t)left : CHUNK_SIZE;
+		ssize_t n;
+
+		while (!p->free_chunks && !p->failed)
+			pthread_cond_wait(&p->chunk_freed, &p->lock);
+		if (p->failed)
+			break;
+		c = p->free_chunks;
+		p->free_chunks = c->next;
+		pthread_mutex_unlock(&p->lock);
+
+		/* Decompress outside the lock: this is the reader's real work. */
+		for (c->len = 0; c->len < want; c->len += (size_t)n) {
+			n = rpmfiArchiveRead(fi, c->data + c->len, want - c->len);
+			if (n <= 0)
+				break;
+		}
+
+		pthread_mutex_lock(&p->lock);
+		if (c->len < want) {
+			free_chunk_locked(p, c);
+			fail_locked(p, rstrscat(NULL, p->pkg->path, ": ",
+						rpmfilesFN(p->files, index),
+						": payload ends inside the file (truncated or corrupted package)",
+						NULL));
+			break;
+		}
+		c->next = NULL;
+		if (job->tail)
+			job->tail->next = c;
+		else
+			job->head = c;
+		job->tail = c;
+		left -= c->len;
+		pthread_cond_broadcast(&p->work_ready);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return 0;
+}
+
+static void read_payload(struct pipeline *p, FD_t payload)
+{
+	rpmfi fi = rpmfiNewArchiveReader(payload, p->files,
+					 RPMFI_ITER_READ_ARCHIVE);
+	int rc;
+
+	while ((rc = rpmfiNext(fi)) >= 0 && !p->failed) {
+		uint64_t size = (uint64_t)rpmfiFSize(fi);
+
+		if (!S_ISREG(rpmfiFMode(fi)) || !rpmfiArchiveHasContent(fi) ||
+		    size == 0)
+			continue;
+		if (feed_file(p, fi, rc, size) != 0) {
+			pthread_mutex_lock(&p->lock);
+			fail_locked(p, rstrscat(NULL, p->pkg->path,
+						": out of memory", NULL));
+			pthread_mutex_unlock(&p->lock);
+		}
+	}
+	if (rc < 0 && rc != RPMERR_ITER_END && !p->failed) {
+		char *why = rpmfileStrerror(rc);
+
+		pthread_mutex_lock(&p->lock);
+		fail_locked(p, rstrscat(NULL, p->pkg->path,
+					": cannot read payload: ", why,
+					" (truncated or corrupted package)",
+					NULL));
+		pthread_mutex_unlock(&p->lock);
+		free(why);
+	}
+	rpmfiArchiveClose(fi);
+	rpmfiFree(fi);
+}
+
+int payload_digests(const struct package *pkg, rpmfiles files,
+		    const struct verity_hash_alg *alg, int workers,
+		    file_digest_fn fn, void *ctx, char **err)
+{
+	struct pipeline p = {
+		.pkg = pkg, .files = files, .alg = alg, .fn = fn, .ctx = ctx,
+	};
+	int nchunks = 4 * workers + 8;
+	pthread_t *threads;
+	struct chunk *pool;
+	FD_t payload;
+	int started = 0;
+
+	if (nchunks > MAX_CHUNKS)
+		nchunks = MAX_CHUNKS;
+	payload = package_open_payload(pkg, err);
+	if (!payload)
+		return -1;
+	pool = calloc((size_t)nchunks, sizeof(*pool));
+	threads = calloc((size_t)workers, sizeof(*threads));
+	if (!pool || !threads) {
+		free(pool);
+		free(threads);
+		Fclose(payload);
+		rasprintf(err, "%s: out of memory", pkg->path);
+		return -1;
+	}
+	for (int i = 0; i < nchunks; i++) {
+		pool[i].next = p.free_chunks;
+		p.free_chunks = &pool[i];
+	}
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.chunk_freed, NULL);
+	pthread_cond_init(&p.work_ready, NULL);
+
+	for (; started < workers; started++)
+		if (pthread_create(&threads[started], NULL, worker_main, &p))
+			break;
+	if (started == 0) {
+		p.failed = 1;
+		p.err = rstrscat(NULL, pkg->path, ": cannot start threads", NULL);
+	} else {
+		read_payload(&p, payload);
+	}
+
+	pthread_mutex_lock(&p.lock);
+	p.reading_done = 1;
+	pthread_cond_broadcast(&p.work_ready);
+	pthread_mutex_unlock(&p.lock);
+	for (int i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+
+	/* Jobs the workers never took (after a failure). */
+	while (p.jobs_head) {
+		struct file_job *job = p.jobs_head;
+
+		p.jobs_head = job->next;
+		free(job);
+	}
+	pthread_cond_destroy(&p.work_ready);
+	pthread_cond_destroy(&p.chunk_freed);
+	pthread_mutex_destroy(&p.lock);
+	Fclose(payload);
+	free(threads);
+	free(pool);
+	if (p.failed) {
+		*err = p.err ? p.err : rstrscat(NULL, pkg->path,
+						": digest computation failed", NULL);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Keys, certificates and PKCS#7 with OpenSSL. libfsverity can sign too, but
+ * it reads the key and certificate files again for every signature; a
+ * package of thousands of files wants them parsed once and shared by all
+ * signing threads.
+ */
+#include "signing_key.h"
+
+#include <errno.h>
+#include <string.h>
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/pkcs7.h>
+#include <rpm/rpmstring.h>
+
+#define SIGN_FLAGS (PKCS7_BINARY | PKCS7_DETACHED | PKCS7_NOATTR | \
+		    PKCS7_NOCERTS | PKCS7_PARTIAL)
+
+static const char *ssl_reason(void)
+{
+	unsigned long e = ERR_peek_last_error();
+	const char *r = e ? ERR_reason_error_string(e) : NULL;
+
+	return r ? r : "unknown OpenSSL error";
+}
+
+X509 *load_certificate(const char *path, char **err)
+{
+	BIO *bio = BIO_new_file(path, "rb");
+	X509 *cert;
+
+	if (!bio) {
+		rasprintf(err, "%s: cannot read certificate: %s", path,
+			  strerror(errno ? errno : EIO));
+		return NULL;
+	}
+	cert = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+	if (!cert) {
+		(void)BIO_reset(bio);
+		cert = d2i_X509_bio(bio, NULL);
+	}
+	BIO_free(bio);
+	ERR_clear_error();
+	if (!cert)
+		rasprintf(err, "%s: not a PEM or DER X.509 certificate", path);
+	return cert;
+}
+
+struct passphrase {
+	const char *text;
+	int asked;
+};
+
+static int passphrase_cb(char *buf, int size, int rwflag, void *u)
+{
+	struct passphrase *pw = u;
+	size_t len;
+
+	(void)rwflag;
+	pw->asked = 1;
+	if (!pw->text)
+		return -1;	/* never prompt on a terminal */
+	len = strlen(pw->text);
+	if (len > (size_t)size)
+		return -1;
+	memcpy(buf, pw->text, len);
+	return (int)len;
+}
+
+/* The key types the kernel verifies fs-verity signatures with. */
+static int check_key_type(EVP_PKEY *pkey, const char *path, char **err)
+{
+	char group[64] = "";
+
+	switch (EVP_PKEY_get_base_id(pkey)) {
+	case EVP_PKEY_RSA: {
+		int bits = EVP_PKEY_get_bits(pkey);
+
+		if (bits >= 2048 && bits <= 4096)
+			return 0;
+		rasprintf(err, "%s: RSA key of %d bits; use 2048 to 4096",
+			  path, bits);
+		return -1;
+	}
+	case EVP_PKEY_EC:
+		EVP_PKEY_get_group_name(pkey, group, sizeof(group), NULL);
+		if (!strcmp(group, "prime256v1") || !strcmp(group, "secp384r1"))
+			return 0;
+		rasprintf(err, "%s: ECDSA key on curve %s; the kernel verifies P-256 and P-384",
+			  path, group[0] ? group : "(unknown)");
+		return -1;
+	default:
+		rasprintf(err, "%s: unsupported key type %s; use RSA or ECDSA",
+			  path, OBJ_nid2sn(EVP_PKEY_get_base_id(pkey)));
+		return -1;
+	}
+}
+
+int signing_key_load(struct signing_key *key, const char *keypath,
+		     const char *certpath, const char *passphrase, char **err)
+{
+	struct passphrase pw = { .text = passphrase };
+	static const uint8_t probe[VERITY_MAX_DIGEST_SIZE];
+	uint8_t *der = NULL;
+	BIO *bio;
+
+	memset(key, 0, sizeof(*key));
+	errno = 0;
+	bio = BIO_new_file(keypath, "rb");
+	if (!bio) {
+		rasprintf(err, "%s: cannot read signing key: %s", keypath,
+			  strerror(errno ? errno : EIO));
+		return -1;
+	}
+	key->pkey = PEM_read_bio_PrivateKey(bio, NULL, passphrase_cb, &pw);
+	BIO_free(bio);
+	if (!key->pkey) {
+		if (pw.asked && !passphrase)
+			rasprintf(err, "%s: key is encrypted; give its passphrase with --pass-file or %%_file_signing_key_password",
+				  keypath);
+		else if (pw.asked)
+			rasprintf(err, "%s: cannot decrypt key: wrong passphrase",
+				  keypath);
+		else
+			rasprintf(err, "%s: not a PEM private key (%s)", keypath,
+				  ssl_reason());
+		goto fail;
+	}
+	if (check_key_type(key->pkey, keypath, err))
+		goto fail;
+	key->cert = load_certificate(certpath, err);
+	if (!key->cert)
+		goto fail;
+	if (!X509_check_private_key(key->cert, key->pkey)) {
+		rasprintf(err, "%s: certificate does not match the key %s",
+			  certpath, keypath);
+		goto fail;
+	}
+	/* One signature now: proves the pair works before any package is read. */
+	if (signing_key_sign(key, verity_hash_alg_by_id(1), probe, &der) < 0) {
+		rasprintf(err, "%s: cannot sign with this key (%s)", keypath,
+			  ssl_reason());
+		goto fail;
+	}
+	OPENSSL_free(der);
+	ERR_clear_error();
+	return 0;
+fail:
+	ERR_clear_error();
+	signing_key_free(key);
+	return -1;
+}
+
+void signing_key_free(struct signing_key *key)
+{
+	EVP_PKEY_free(key->pkey);
+	X509_free(key->cert);
+	key->pkey = NULL;
+	key->cert = NULL;
+}
+
+int signing_key_sign(const struct signing_key *key,
+		     const struct verity_hash_alg *alg, const uint8_t *digest,
+		     uint8_t **der)
+{
+	uint8_t formatted[VERITY_FORMATTED_DIGEST_MAX];
+	size_t flen = verity_format_digest(alg, digest, formatted);
+	const EVP_MD *md = EVP_get_digestbyname(alg->name);
+	BIO *in = BIO_new_mem_buf(formatted, (int)flen);
+	PKCS7 *p7 = NULL;
+	int len = -1;
+
+	*der = NULL;
+	if (!md || !in)
+		goto out;
+	p7 = PKCS7_sign(NULL, NULL, NULL, NULL, SIGN_FLAGS);
+	if (!p7 || !PKCS7_sign_add_signer(p7, key->cert, key->pkey, md,
+					  SIGN_FLAGS) ||
+	    PKCS7_final(p7, in, SIGN_FLAGS) != 1)
+		goto out;
+	len = i2d_PKCS7(p7, der);
+	if (len <= 0 || len > VERITY_MAX_SIG_SIZE) {
+		OPENSSL_free(*der);
+		*der = NULL;
+		len = -1;
+	}
+out:
+	PKCS7_free(p7);
+	BIO_free(in);
+	return len;
+}
+
+int verify_signature(X509 *cert, const struct verity_hash_alg *alg,
+		     const uint8_t *digest, const uint8_t *der, size_t len,
+		     char **why)
+{
+	uint8_t formatted[VERITY_FORMATTED_DIGEST_MAX];
+	size_t flen = verity_format_digest(alg, digest, formatted);
+	const uint8_t *p = der;
+	PKCS7 *p7 = d2i_PKCS7(NULL, &p, (long)len);
+	STACK_OF(X509) *certs = sk_X509_new_null();
+	STACK_OF(X509) *signers = NULL;
+	BIO *content = BIO_new_mem_buf(formatted, (int)flen);
+	const int flags = PKCS7_NOVERIFY | PKCS7_BINARY | PKCS7_NOINTERN |
+			  PKCS7_NOCHAIN;
+	int rc = -1;
+
+	if (!certs || !content || !sk_X509_push(certs, cert)) {
+		rasprintf(why, "out of memory");
+	} else if (!p7 || p != der + len || !PKCS7_type_is_signed(p7)) {
+		rasprintf(why, "signature is not a DER PKCS#7 SignedData");
+	} else if (!(signers = PKCS7_get0_signers(p7, certs, flags))) {
+		rasprintf(why, "signed by a key other than the certificate's");
+	} else if (PKCS7_verify(p7, certs, NULL, content, NULL, flags) != 1) {
+		rasprintf(why, "signature does not match the file's fs-verity digest");
+	} else {
+		rc = 0;
+	}
+	sk_X509_free(signers);
+	sk_X509_free(certs);
+	BIO_free(content);
+	PKCS7_free(p7);
+	ERR_clear_error();
+	return rc;
+}

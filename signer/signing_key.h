@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The signing key and certificate, loaded and checked once, and the PKCS#7
+ * signatures the kernel's fs-verity builtin signature support expects.
+ */
+#ifndef RPMVERITY_SIGNING_KEY_H
+#define RPMVERITY_SIGNING_KEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+
+#include "verity_format.h"
+
+struct signing_key {
+	EVP_PKEY *pkey;		/* NULL when only verifying */
+	X509 *cert;
+};
+
+/* Load a PEM or DER X.509 certificate. */
+X509 *load_certificate(const char *path, char **err);
+
+/*
+ * Load the PEM private key @keypath (decrypted with @passphrase when given)
+ * and the certificate @certpath, and check that they belong together and
+ * that the key type is one the kernel verifies (RSA, ECDSA P-256/P-384).
+ */
+int signing_key_load(struct signing_key *key, const char *keypath,
+		     const char *certpath, const char *passphrase, char **err);
+void signing_key_free(struct signing_key *key);
+
+/*
+ * Sign @digest: a detached DER PKCS#7 SignedData over the formatted digest,
+ * without certificates or signed attributes, as `fsverity sign` makes it.
+ * Safe to call from several threads at once. Returns the DER length, or -1.
+ */
+int signing_key_sign(const struct signing_key *key,
+		     const struct verity_hash_alg *alg, const uint8_t *digest,
+		     uint8_t **der);
+
+/*
+ * Check that @der is a valid signature by @cert over @digest.
+ * Returns 0, or -1 with the reason in *@why.
+ */
+int verify_signature(X509 *cert, const struct verity_hash_alg *alg,
+		     const uint8_t *digest, const uint8_t *der, size_t len,
+		     char **why);
+
+#endif
