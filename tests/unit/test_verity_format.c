@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests for common/verity_format.c: the layouts signer and plugin share. */
+#include <string.h>
+
+#include "check.h"
+#include "verity_format.h"
+
+static void test_algorithms(void)
+{
+	CHECK(verity_hash_alg_by_name("sha256")->id == 1);
+	CHECK(verity_hash_alg_by_name("sha512")->digest_size == 64);
+	CHECK(verity_hash_alg_by_id(2) == verity_hash_alg_by_name("sha512"));
+	CHECK(verity_hash_alg_by_id(0) == NULL);
+	CHECK(verity_hash_alg_by_id(3) == NULL);
+	CHECK(verity_hash_alg_by_name("md5") == NULL);
+}
+
+static void test_formatted_digest(void)
+{
+	uint8_t digest[64], out[VERITY_FORMATTED_DIGEST_MAX];
+	const uint8_t head256[12] = { 'F', 'S', 'V', 'e', 'r', 'i', 't', 'y',
+				      1, 0, 32, 0 };
+	const uint8_t head512[12] = { 'F', 'S', 'V', 'e', 'r', 'i', 't', 'y',
+				      2, 0, 64, 0 };
+
+	for (int i = 0; i < 64; i++)
+		digest[i] = (uint8_t)(0xa0 + i);
+	CHECK(verity_format_digest(verity_hash_alg_by_id(1), digest, out) == 44);
+	CHECK(memcmp(out, head256, 12) == 0);
+	CHECK(memcmp(out + 12, digest, 32) == 0);
+	CHECK(verity_format_digest(verity_hash_alg_by_id(2), digest, out) == 76);
+	CHECK(memcmp(out, head512, 12) == 0);
+	CHECK(memcmp(out + 12, digest, 64) == 0);
+}
+
+static void test_sig_length(void)
+{
+	uint8_t buf[600];
+
+	memset(buf, 0, sizeof(buf));
+	/* rpm's "no signature": all zeros, of any padded length */
+	CHECK(verity_sig_length(buf, sizeof(buf)) == 0);
+	CHECK(verity_sig_length(buf, 0) == 0);
+	/* short form, zero padding after it */
+	buf[0] = 0x30;
+	buf[1] = 0x03;
+	CHECK(verity_sig_length(buf, sizeof(buf)) == 5);
+	CHECK(verity_sig_length(buf, 4) == -1);	/* truncated */
+	/* long form, as every real signature uses */
+	buf[1] = 0x82;
+	buf[2] = 0x01;
+	buf[3] = 0x8a;
+	CHECK(verity_sig_length(buf, sizeof(buf)) == 4 + 0x18a);
+	CHECK(verity_sig_length(buf, 4 + 0x189) == -1);
+	/* lengths beyond the kernel's limit, or absurd length bytes */
+	buf[1] = 0x84;
+	buf[2] = 0xff;
+	CHECK(verity_sig_length(buf, sizeof(buf)) == -1);
+	buf[1] = 0x80;
+	CHECK(verity_sig_length(buf, sizeof(buf)) == -1);
+	/* not DER, not zeros */
+	buf[0] = 'M';
+	CHECK(verity_sig_length(buf, sizeof(buf)) == -1);
+	memset(buf, 0, sizeof(buf));
+	buf[599] = 1;
+	CHECK(verity_sig_length(buf, sizeof(buf)) == -1);
+}
+
+int main(void)
+{
+	test_algorithms();
+	test_formatted_digest();
+	test_sig_length();
+	return check_report();
+}
