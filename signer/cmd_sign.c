@@ -22,6 +22,7 @@
 #include <rpm/rpmtag.h>
 
 #include "cli.h"
+#include "file_msg.h"
 #include "package.h"
 #include "payload_digests.h"
 #include "signing_key.h"
@@ -45,8 +46,8 @@ static char *sign_digest(const struct sign_job *job, int index,
 	char *b64;
 
 	if (len < 0) {
-		rasprintf(err, "%s: %s: signing failed", job->pkg->path,
-			  rpmfilesFN(job->files, index));
+		*err = file_msg(job->pkg->path, job->files, index,
+				"signing failed");
 		return NULL;
 	}
 	b64 = rpmBase64Encode(der, (size_t)len, -1);
@@ -92,8 +93,8 @@ static int complete_entries(struct sign_job *job, uint32_t count, char **err)
 			else
 				rc = -1;
 		} else {
-			rasprintf(err, "%s: %s: content missing from the payload (corrupted package)",
-				  job->pkg->path, rpmfilesFN(job->files, (int)i));
+			*err = file_msg(job->pkg->path, job->files, (int)i,
+					"content missing from the payload (corrupted package)");
 			rc = -1;
 		}
 	}

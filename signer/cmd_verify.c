@@ -21,6 +21,7 @@
 #include <rpm/rpmtd.h>
 
 #include "cli.h"
+#include "file_msg.h"
 #include "package.h"
 #include "payload_digests.h"
 #include "signing_key.h"
@@ -140,10 +141,13 @@ static int verify_package(const char *path, X509 *cert, int jobs)
 		goto out;
 	check_rest(&job, count);
 	for (int i = 0; i < count; i++) {
+		char *msg;
+
 		if (!job.problems[i])
 			continue;
-		printf("%s: %s: %s\n", path, rpmfilesFN(job.files, i),
-		       job.problems[i]);
+		msg = file_msg(path, job.files, i, "%s", job.problems[i]);
+		puts(msg);
+		free(msg);
 		bad++;
 	}
 	if (!bad)

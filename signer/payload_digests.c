@@ -11,6 +11,7 @@
  * and returns its chunks, which lets the reader go on with the newest.
  */
 #include "payload_digests.h"
+#include "file_msg.h"
 
 #include <errno.h>
 #include <libfsverity.h>
@@ -194,9 +195,9 @@ static void *worker_main(void *arg)
 		if (rc == 0)
 			rc = p->fn(p->ctx, job->index, digest, &err) ? -1 : 0;
 		else if (rc != -EIO && rc != -ECANCELED)
-			rasprintf(&err, "%s: %s: cannot compute fs-verity digest: %s",
-				  p->pkg->path, rpmfilesFN(p->files, job->index),
-				  strerror(-rc));
+			err = file_msg(p->pkg->path, p->files, job->index,
+				       "cannot compute fs-verity digest: %s",
+				       strerror(-rc));
 		if (rc) {
 			pthread_mutex_lock(&p->lock);
 			fail_locked(p, err);
@@ -249,10 +250,8 @@ static int feed_file(struct pipeline *p, rpmfi fi, int index, uint64_t size)
 		pthread_mutex_lock(&p->lock);
 		if (c->len < want) {
 			free_chunk_locked(p, c);
-			fail_locked(p, rstrscat(NULL, p->pkg->path, ": ",
-						rpmfilesFN(p->files, index),
-						": payload ends inside the file (truncated or corrupted package)",
-						NULL));
+			fail_locked(p, file_msg(p->pkg->path, p->files, index,
+						"payload ends inside the file (truncated or corrupted package)"));
 			break;
 		}
 		c->next = NULL;
