@@ -25,6 +25,33 @@
 
 static const uint8_t header_magic[8] = { 0x8e, 0xad, 0xe8, 0x01, 0, 0, 0, 0 };
 
+/*
+ * The named temporary file being written, if any, for the signal handler:
+ * only the fallback path has one, and SIGINT/SIGTERM/SIGHUP must not leave
+ * it behind.
+ */
+static char pending_tmp[PATH_MAX];
+static volatile sig_atomic_t pending;
+
+static void remove_pending(int sig)
+{
+	if (pending)
+		unlink(pending_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void watch_pending(const char *tmp)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = remove_pending };
+
+	snprintf(pending_tmp, sizeof(pending_tmp), "%s", tmp);
+	pending = 1;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 static uint32_t be32(const void *p)
 {
 	const uint8_t *b = p;
@@ -162,6 +189,7 @@ int package_write(const struct package *pkg, Header sigh, const char *dest,
 	out = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 	if (out < 0 && (errno == EOPNOTSUPP || errno == EISDIR ||
 			errno == ENOENT)) {
+		watch_pending(tmp);
 		out = open(tmp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
 		named = out >= 0;
 	}
@@ -204,8 +232,10 @@ int package_write(const struct package *pkg, Header sigh, const char *dest,
 	} else if (named) {
 		rasprintf(err, "%s: cannot replace: %s", dest, strerror(errno));
 	}
-	if (named)
+	if (named) {
 		unlink(tmp);
+		named = 0;
+	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 
 	if (rc == 0) {
@@ -219,6 +249,7 @@ int package_write(const struct package *pkg, Header sigh, const char *dest,
 out:
 	if (rc != 0 && named)
 		unlink(tmp);
+	pending = 0;
 	close(out);
 	return rc;
 }
