@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the parts of the verity plugin share: its settings (rpm macros), the
+ * per-package signature table, and the helpers each part provides.
+ */
+#ifndef RPMVERITY_PLUGIN_VERITY_H
+#define RPMVERITY_PLUGIN_VERITY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <rpm/header.h>
+#include <rpm/rpmlog.h>
+
+enum verity_policy {
+	VERITY_POLICY_OFF,
+	VERITY_POLICY_WARN,
+	VERITY_POLICY_ENFORCE,
+};
+
+struct verity_settings {
+	enum verity_policy policy;	/* %_fsverity_policy */
+	char *certs;			/* %_fsverity_certs, space separated */
+	bool lock_keyring;		/* %_fsverity_lock_keyring */
+	bool require_signatures;	/* %_fsverity_require_signatures */
+	bool sign_config_files;		/* %_fsverity_sign_config_files */
+	bool require_fs_support;	/* %_fsverity_require_fs_support */
+};
+
+/* settings.c: reads the macros; false (after logging why) on a bad value. */
+bool verity_settings_load(struct verity_settings *s);
+void verity_settings_free(struct verity_settings *s);
+const char *verity_policy_name(enum verity_policy p);
+
+/* The level a protection failure is logged at under a policy. */
+static inline int verity_fail_level(enum verity_policy p)
+{
+	return p == VERITY_POLICY_ENFORCE ? RPMLOG_ERR : RPMLOG_WARNING;
+}
+
+/* package_sigs.c: the signatures of one package, decoded from its header. */
+enum verity_sig_state {
+	VERITY_SIG_NONE,	/* empty entry: the file is not signed */
+	VERITY_SIG_OK,
+	VERITY_SIG_MALFORMED,	/* see .problem */
+};
+
+struct verity_file_sig {
+	enum verity_sig_state state;
+	uint8_t *der;		/* VERITY_SIG_OK: the PKCS#7 DER bytes */
+	size_t der_len;
+	const char *problem;	/* VERITY_SIG_MALFORMED: why, in words */
+};
+
+struct verity_package_sigs {
+	char *nevra;
+	bool has_tag;		/* the package carries VERITYSIGNATURES */
+	unsigned int algo;	/* FS_VERITY_HASH_ALG_* from the header */
+	const char *algo_problem; /* non-NULL: the algorithm is unusable */
+	const char *count_problem; /* non-NULL: entries do not match files */
+	size_t nfiles;
+	struct verity_file_sig *files;	/* indexed like the header's files */
+};
+
+/*
+ * Decode the VERITYSIGNATURES/VERITYSIGNATUREALGO tags of h. Never fails on
+ * bad data: problems are recorded per file (or per package) for the caller
+ * to report under its policy. Returns NULL only when out of memory.
+ */
+struct verity_package_sigs *verity_package_sigs_new(Header h);
+void verity_package_sigs_free(struct verity_package_sigs *p);
+
+/* keyring.c: certificates into the kernel's .fs-verity keyring. */
+enum verity_keyring_rc {
+	VERITY_KEYRING_OK,
+	VERITY_KEYRING_UNSUPPORTED,	/* this kernel has no .fs-verity keyring */
+	VERITY_KEYRING_FAILED,		/* already logged at the given level */
+};
+enum verity_keyring_rc verity_keyring_setup(const struct verity_settings *s,
+					    int fail_level);
+
+/* enable.c: turn fs-verity on for one installed file. */
+struct verity_enable_req {
+	int fd;			/* rpm's descriptor for the file (may be a writer) */
+	const struct stat *st;	/* fstat() of fd */
+	const char *open_path;	/* a path that reaches the same file now */
+	unsigned int algo;
+	const uint8_t *sig;
+	size_t sig_len;
+};
+
+/*
+ * Returns 0 on success (or when verity was already on) and an errno value
+ * otherwise. On success rpm's fd has been replaced by a read-only descriptor
+ * of the same file (see enable.c for why).
+ */
+int verity_enable(const struct verity_enable_req *req);
+
+/* The reason for an errno from verity_enable(), in words. */
+const char *verity_enable_reason(int err);
+bool verity_errno_is_unsupported(int err);
+
+#endif

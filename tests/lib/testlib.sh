@@ -1,0 +1,188 @@
+# Shared helpers for the package-level shell tests (sourced by bash): loud
+# failures, running a command and checking its exit status and message,
+# snapshots that prove inputs were left unchanged, building test packages.
+# ctest passes the paths through the environment (see tests/signer).
+
+set -u
+TEST=${TEST:-${0##*/}}
+TESTLIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+VERITY_CHECK=$TESTLIB_DIR/verity-check
+_cleanups=()
+
+fail() {
+	echo "FAIL [$TEST]: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "SKIP [$TEST]: $*" >&2
+	exit 77
+}
+
+note() {
+	echo "-- $*"
+}
+
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root: $*"
+}
+
+# at_exit CMD...: run CMD when the test ends, last registered first.
+at_exit() {
+	_cleanups+=("$*")
+}
+
+_run_cleanups() {
+	local i
+	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do
+		eval "${_cleanups[i]}" || true
+	done
+}
+trap _run_cleanups EXIT
+
+# fast_tmpdir: a directory on tmpfs when one is writable (creating and
+# deleting many files on a discard-mounted disk is very slow), else $TMPDIR.
+fast_tmpdir() {
+	if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+		echo /dev/shm
+	else
+		echo "${TMPDIR:-/tmp}"
+	fi
+}
+
+# scratch: a fresh directory removed when the test ends ($SCRATCH).
+scratch() {
+	SCRATCH=$(mktemp -d "$(fast_tmpdir)/rvtest.${TEST%.sh}.XXXXXX") || fail "cannot make a scratch directory"
+	at_exit "rm -rf '$SCRATCH'"
+}
+
+# run CMD...: runs CMD (stdin from /dev/null, 600 s at most) and keeps its
+# exit status in $RC and its output in $OUT and $ERR (files).
+run() {
+	OUT=$SCRATCH/.out ERR=$SCRATCH/.err
+	RC=0
+	if declare -F "$1" >/dev/null; then
+		"$@" </dev/null >"$OUT" 2>"$ERR" || RC=$?
+	else
+		timeout 600 "$@" </dev/null >"$OUT" 2>"$ERR" || RC=$?
+	fi
+}
+
+_show() {
+	echo "  command: $*" >&2
+	echo "  exit status: $RC" >&2
+	sed 's/^/  stdout: /' "$OUT" | head -20 >&2
+	sed 's/^/  stderr: /' "$ERR" | head -20 >&2
+}
+
+# expect_ok WHAT CMD...: CMD must succeed.
+expect_ok() {
+	local what=$1
+	shift
+	run "$@"
+	if [ "$RC" != 0 ]; then
+		_show "$@"
+		fail "$what: expected success"
+	fi
+	# AddressSanitizer/UBSan reports go to stderr even when the exit is 0.
+	if grep -q 'runtime error\|Sanitizer' "$ERR"; then
+		_show "$@"
+		fail "$what: sanitizer report"
+	fi
+}
+
+# expect_fail WHAT REGEX CMD...: CMD must fail (not crash) and say REGEX
+# (grep -E, case-insensitive) on stderr.
+expect_fail() {
+	local what=$1 re=$2
+	shift 2
+	run "$@"
+	if [ "$RC" = 0 ]; then
+		_show "$@"
+		fail "$what: expected failure, got success"
+	fi
+	if [ "$RC" -ge 124 ]; then
+		_show "$@"
+		fail "$what: expected a clean failure, got exit status $RC (timeout or signal)"
+	fi
+	if grep -q 'runtime error\|Sanitizer' "$ERR"; then
+		_show "$@"
+		fail "$what: sanitizer report"
+	fi
+	if ! grep -qiE -- "$re" "$ERR"; then
+		_show "$@"
+		fail "$what: stderr does not match /$re/"
+	fi
+	echo "   $what: refused (exit $RC): $(head -1 "$ERR")"
+}
+
+# expect_problem WHAT REGEX CMD...: like expect_fail, for commands that
+# report findings (rpm-verity verify): REGEX may be on stdout or stderr.
+expect_problem() {
+	local what=$1 re=$2
+	shift 2
+	run "$@"
+	if [ "$RC" = 0 ] || [ "$RC" -ge 124 ] || grep -q 'runtime error\|Sanitizer' "$ERR" ||
+		! cat "$OUT" "$ERR" | grep -qiE -- "$re"; then
+		_show "$@"
+		fail "$what: expected a clean failure mentioning /$re/"
+	fi
+	echo "   $what: refused (exit $RC): $(cat "$OUT" "$ERR" | head -1)"
+}
+
+# expect_stdout REGEX: the last run's stdout matches REGEX (grep -E).
+expect_stdout() {
+	grep -qE -- "$1" "$OUT" || { _show "(last command)"; fail "stdout does not match /$1/"; }
+}
+
+# state DIR: every name in DIR (hidden ones too) with its content's hash and
+# mode, so a later `state DIR` shows whether anything changed or was left.
+state() {
+	(cd "$1" && find . -mindepth 1 -printf '%p %m %s\n' | sort &&
+		find . -type f -print0 | sort -z | xargs -0 -r sha256sum)
+}
+
+# same_state WHAT DIR SNAPSHOT: DIR is as SNAPSHOT (a `state` output) says.
+same_state() {
+	local now
+	now=$(state "$2")
+	if [ "$now" != "$3" ]; then
+		echo "  changes in $2:" >&2
+		diff <(echo "$3") <(echo "$now") | sed 's/^/  /' >&2
+		fail "$1: $2 changed (input not left as it was, or a temporary file remains)"
+	fi
+}
+
+# sha FILE: its SHA-256.
+sha() {
+	sha256sum "$1" | cut -d' ' -f1
+}
+
+# qf PKG FORMAT: rpm's query of PKG.
+qf() {
+	rpm -qp --nosignature --qf "$2" "$1" 2>/dev/null
+}
+
+# build_rpm SPEC OUTDIR PAYLOAD [DEFINE...]: builds SPEC's binary package
+# with payload compression PAYLOAD (e.g. w1.zstdio) into OUTDIR; prints
+# the package's path. Each DEFINE is "name value".
+build_rpm() {
+	local spec=$1 outdir=$2 payload=$3 top d args=()
+	shift 3
+	for d in "$@"; do args+=(--define "$d"); done
+	top=$(mktemp -d "$(fast_tmpdir)/rvbuild.XXXXXX") || fail "mktemp"
+	mkdir -p "$top/tmp"
+	if ! rpmbuild -bb --quiet --define "_topdir $top" --define "_tmppath $top/tmp" \
+		--define "_binary_payload $payload" "${args[@]}" "$spec" >"$top.log" 2>&1; then
+		tail -20 "$top.log" >&2
+		rm -rf "$top" "$top.log"
+		fail "rpmbuild $spec ($payload) failed"
+	fi
+	mkdir -p "$outdir"
+	local rpm
+	rpm=$(find "$top/RPMS" -name '*.rpm' | head -1)
+	[ -n "$rpm" ] || fail "rpmbuild $spec made no package"
+	mv "$rpm" "$outdir/" || fail "cannot move $rpm"
+	rm -rf "$top" "$top.log"
+	echo "$outdir/${rpm##*/}"
+}

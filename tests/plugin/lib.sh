@@ -1,0 +1,72 @@
+# Shared by the plugin test scripts (sourced): where the build tree and the
+# test packages are, how to run rpm with the plugin from the build tree (and
+# with the sanitizer runtime when the build is sanitized), and assertions.
+set -eu
+: "${BUILD:?BUILD must name the build tree}"
+SRC=${SRC:-$(cd "$(dirname "$0")" && pwd)}
+PKGS=${PKGS:-$BUILD/tests/plugin/packages}
+TOOLS=${TOOLS:-$BUILD/tests/plugin}
+SIGNER=$BUILD/signer/rpm-verity
+PLUGIN=$BUILD/plugin/verity.so
+SHIM=$TOOLS/ioctl_shim.so
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/verity-plugin-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+
+# A fresh scratch root with an empty rpmdb, in $ROOT.
+new_root() {
+	ROOT=$T/root.$1
+	mkdir -p "$ROOT"
+	rpm --root "$ROOT" --dbpath /var/lib/rpm --initdb
+}
+
+# run_rpm [rpm args]: rpm with the plugin from the build tree, against
+# $ROOT. Output in $T/out (stdout+stderr), exit status in $RC. Set
+# USE_SHIM=1 to preload the ioctl stand-in (see ioctl_shim.c). Scriptlets
+# are off (the scratch root has no /bin/sh) unless SCRIPTS=1.
+run_rpm() {
+	preload=${VERITY_TEST_PRELOAD:-}
+	[ "${USE_SHIM:-0}" = 1 ] && preload="$preload $SHIM"
+	RC=0
+	env ${preload:+LD_PRELOAD="$preload"} ASAN_OPTIONS=detect_leaks=0 \
+		rpm --root "$ROOT" --dbpath /var/lib/rpm --nodeps --force-debian \
+		--define "__plugindir $BUILD/plugin" \
+		--define "__transaction_verity %{__plugindir}/verity.so" \
+		$([ "${SCRIPTS:-0}" = 1 ] || echo --noscripts) "$@" >"$T/out" 2>&1 || RC=$?
+	if grep -q -E 'ERROR: (Address|Undefined)Sanitizer|runtime error:' "$T/out"; then
+		cat "$T/out" >&2
+		fail "sanitizer report while running rpm $*"
+	fi
+}
+
+show() { echo "--- rpm output:" >&2; cat "$T/out" >&2; }
+expect_rc() { # WANT WHAT
+	if [ "$1" = 0 ] && [ "$RC" != 0 ]; then show; fail "$2: rpm failed ($RC)"; fi
+	if [ "$1" != 0 ] && [ "$RC" = 0 ]; then show; fail "$2: rpm succeeded"; fi
+	return 0
+}
+expect_out() { # REGEX WHAT
+	grep -q -E -- "$1" "$T/out" || { show; fail "$2: no line matching /$1/"; }
+}
+expect_no_out() { # REGEX WHAT
+	if grep -q -E -- "$1" "$T/out"; then show; fail "$2: unexpected /$1/"; fi
+}
+count_out() { grep -c -E -- "$1" "$T/out" || true; }
+
+# The verity messages rpm printed (the plugin prefixes all of them).
+verity_lines() { grep 'verity: ' "$T/out" | grep -v '^D: ' || true; }
+
+# Skip when this machine's filesystem does support fs-verity: these tests
+# rely on the plugin meeting a filesystem without it (the VM tests cover
+# the other case).
+require_no_verity_fs() {
+	echo probe >"$T/probe"
+	if fsverity enable "$T/probe" >"$T/probe.out" 2>&1; then
+		skip "$T supports fs-verity; the VM tests cover that case"
+	fi
+	grep -q -E 'not supported|Inappropriate ioctl' "$T/probe.out" ||
+		skip "unexpected fsverity result here: $(cat "$T/probe.out")"
+}

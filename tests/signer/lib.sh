@@ -1,0 +1,91 @@
+# What the signer tests share beyond tests/lib/testlib.sh: where the
+# fixture's keys and packages are, and checks every signed package gets.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/testlib.sh"
+
+: "${RPMVERITY:?set by ctest}" "${FIXTURE:?set by ctest}" "${SPECS:?set by ctest}"
+KEYS=$FIXTURE/keys
+PKGS=$FIXTURE/pkgs
+export GNUPGHOME=$FIXTURE/gnupg
+GPG_NAME="rpm-verity test <rpm-verity-test@example.invalid>"
+
+[ -x "$RPMVERITY" ] || fail "$RPMVERITY is not built"
+
+# key NAME: the fixture's signing key and certificate NAME (rsa2048, rsa4096,
+# p256, p384, rsapass) as $KEY and $CERT ($PASSFILE for rsapass).
+key() {
+	KEY=$KEYS/$1/signing-key.pem CERT=$KEYS/$1/cert.pem PASSFILE=$KEYS/pass
+	[ -r "$KEY" ] || fail "fixture key $1 missing (did signer_setup run?)"
+}
+
+# copy_pkg NAME DIR: a private copy of fixture package NAME.rpm in DIR.
+copy_pkg() {
+	mkdir -p "$2"
+	cp "$PKGS/$1.rpm" "$2/" || fail "fixture package $1 missing (did signer_setup run?)"
+	echo "$2/$1.rpm"
+}
+
+# check_signed PKG CERT [VERITY-CHECK OPTIONS]: PKG passes rpm-verity verify,
+# the independent check, and rpm's own reader sees a signature exactly on
+# regular non-%ghost files, identical across each hardlink set.
+check_signed() {
+	local pkg=$1 cert=$2
+	shift 2
+	expect_ok "rpm-verity verify $pkg" "$RPMVERITY" verify --cert "$cert" "$pkg"
+	expect_ok "independent check of $pkg" "$VERITY_CHECK" --cert "$cert" "$@" "$pkg"
+	sed 's/^/   /' "$OUT"
+	check_rpm_view "$pkg"
+}
+
+# check_rpm_view PKG: what rpmfiVSignature returns for each file.
+check_rpm_view() {
+	local pkg=$1 name mode flags view bad=0
+	"$VSIG_DUMP" "$pkg" >"$SCRATCH/view" 2>"$SCRATCH/view.err" ||
+		fail "vsig-dump $pkg: $(cat "$SCRATCH/view.err")"
+	qf "$pkg" '[%{FILENAMES}\t%{FILEMODES}\t%{FILEFLAGS}\n]' >"$SCRATCH/modes"
+	[ "$(wc -l <"$SCRATCH/view")" = "$(wc -l <"$SCRATCH/modes")" ] ||
+		fail "$pkg: rpm sees $(wc -l <"$SCRATCH/view") signature entries for $(wc -l <"$SCRATCH/modes") files"
+	while IFS=$'\t' read -r name mode flags <&3 && IFS=$'\t' read -r _ view <&4; do
+		if (( (mode & 0170000) == 0100000 && (flags & 64) == 0 )); then
+			[[ $view == sig* ]] || { echo "  $name: rpm reports no signature for a regular file" >&2; bad=1; }
+		else
+			[ "$view" = none ] || { echo "  $name (mode $mode, flags $flags): rpm reports a signature ($view), expected none" >&2; bad=1; }
+		fi
+	done 3<"$SCRATCH/modes" 4<"$SCRATCH/view"
+	[ $bad = 0 ] || fail "$pkg: rpm's view of the signatures is wrong"
+}
+
+# entries PKG: the VERITYSIGNATURES entries, one line each, newlines removed.
+entries() {
+	qf "$1" '[%{VERITYSIGNATURES}@@\n]' | tr -d '\n' | sed 's/@@/\n/g'
+}
+
+# gpg starts an agent for the fixture's GNUPGHOME; stop it when the test ends.
+stop_gpg_agent_at_exit() {
+	[ -n "${_agent_stop:-}" ] && return
+	_agent_stop=1
+	at_exit "gpgconf --kill gpg-agent"
+}
+
+# rpmsign_verity PKG KEY CERT: upstream's signer, with the fixture's GPG key
+# (rpmsign --signverity insists on a GPG signature too).
+rpmsign_verity() {
+	stop_gpg_agent_at_exit
+	rpmsign --addsign --signverity --fskpath "$2" --certpath "$3" \
+		-D "_gpg_name $GPG_NAME" -D "__gpg /usr/bin/gpg" "$1"
+}
+
+# gpg_sign PKG: a GPG header signature only.
+gpg_sign() {
+	stop_gpg_agent_at_exit
+	rpmsign --addsign -D "_gpg_name $GPG_NAME" -D "__gpg /usr/bin/gpg" "$1"
+}
+
+# rpm_K PKG: rpm -K against an rpmdb that trusts the fixture's GPG key.
+rpm_K() {
+	if [ ! -d "$SCRATCH/rpmdb" ]; then
+		rpm --dbpath "$SCRATCH/rpmdb" --initdb &&
+			rpm --dbpath "$SCRATCH/rpmdb" --import "$KEYS/gpg-pub.asc" ||
+			fail "cannot import the GPG key into a scratch rpmdb"
+	fi
+	rpm --dbpath "$SCRATCH/rpmdb" -K "$1"
+}

@@ -1,0 +1,84 @@
+# Shared helpers for the kernel-*.sh guest tests of the btrfs fs-verity
+# patches in kernel-patches/: they run as root inside the QEMU guest started
+# by vm/run, which provides SCRATCH_DEV and SCRATCH_DEV2.
+
+set -u
+PY=/usr/bin/python3
+MNT=/tmp/kt-mnt
+MNT2=/tmp/kt-mnt2
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+need_guest() {
+	[ "$(id -u)" = 0 ] || skip "needs root (run through vm/run)"
+	[ -b "${SCRATCH_DEV:-}" ] || skip "SCRATCH_DEV is not a block device (run through vm/run)"
+	for t in mkfs.btrfs fsverity $PY; do
+		command -v "$t" >/dev/null || fail "$t is missing in the guest"
+	done
+}
+
+# mount_btrfs DEV DIR [OPTS]: fresh btrfs on DEV mounted on DIR.
+mount_btrfs() {
+	mkdir -p "$2"
+	mkfs.btrfs -q -f "$1" >/dev/null || fail "mkfs.btrfs $1"
+	mount -t btrfs ${3:+-o "$3"} "$1" "$2" || fail "mount btrfs $1 on $2"
+}
+
+# mount_ext4 DEV DIR: fresh ext4 with the verity feature on DEV at DIR.
+mount_ext4() {
+	mkdir -p "$2"
+	mkfs.ext4 -q -F -O verity "$1" >/dev/null || fail "mkfs.ext4 $1"
+	mount -t ext4 "$1" "$2" || fail "mount ext4 $1 on $2"
+}
+
+# make_file PATH MB: file of MB MiB of deterministic, non-repeating data.
+make_file() {
+	$PY - "$1" "$2" <<'PYEOF' || fail "cannot write $1"
+import hashlib, sys
+path, mb = sys.argv[1], float(sys.argv[2])
+left = int(mb * 1048576)
+seed = path.encode()
+with open(path, "wb") as f:
+    i = 0
+    while left > 0:
+        block = hashlib.sha256(seed + i.to_bytes(8, "little")).digest() * 2048
+        f.write(block[:left])
+        left -= len(block)
+        i += 1
+PYEOF
+}
+
+# measured PATH: the digest the kernel reports for a verity file.
+measured() {
+	fsverity measure "$1" | cut -d' ' -f1
+}
+
+# expected PATH: the digest userspace computes from the file contents.
+expected() {
+	fsverity digest "$1" | cut -d' ' -f1
+}
+
+# enable_seconds PATH: run FS_IOC_ENABLE_VERITY on PATH, print its seconds.
+enable_seconds() {
+	local t0 t1
+	t0=$(date +%s%N)
+	fsverity enable "$1" || fail "fsverity enable $1"
+	t1=$(date +%s%N)
+	echo "$(((t1 - t0) / 1000000))" | awk '{ printf "%.3f\n", $1 / 1000 }'
+}
+
+# btrfs_check DEV: "btrfs check" of the unmounted DEV must be clean.
+btrfs_check() {
+	btrfs check --readonly "$1" >/tmp/kt-check.log 2>&1 || {
+		cat /tmp/kt-check.log >&2
+		fail "btrfs check $1 found problems"
+	}
+}

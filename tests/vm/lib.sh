@@ -1,0 +1,132 @@
+# Shell helpers for the guest-side VM test scripts (sourced, bash): checks that
+# count and report, scratch filesystems, cache dropping, kernel-log checks.
+# A script calls `finish` at the end; it exits 1 if any check failed.
+
+set -uo pipefail
+VMT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+VMT_FAILED=0
+VMT_PASSED=0
+export PATH=$VMT_DIR:$PATH
+
+ok() { VMT_PASSED=$((VMT_PASSED + 1)); echo "ok   - $* [${SECONDS}s]"; }
+not_ok() { VMT_FAILED=$((VMT_FAILED + 1)); echo "FAIL - $* [${SECONDS}s]"; }
+
+# check DESCRIPTION COMMAND...: passes when COMMAND succeeds.
+check() {
+	local what=$1; shift
+	if "$@"; then ok "$what"; else not_ok "$what (command: $*)"; fi
+}
+
+# check_fails DESCRIPTION COMMAND...: passes when COMMAND fails.
+check_fails() {
+	local what=$1; shift
+	if "$@"; then not_ok "$what (unexpectedly succeeded: $*)"; else ok "$what"; fi
+}
+
+# check_eq DESCRIPTION GOT WANT
+check_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1: got '$2', want '$3'"; fi
+}
+
+# Stops the script now (a precondition failed, nothing below makes sense).
+bail() { echo "BAIL - $*"; exit 1; }
+
+finish() {
+	echo "# $VMT_PASSED passed, $VMT_FAILED failed"
+	[ "$VMT_FAILED" = 0 ] || exit 1
+	exit 0
+}
+
+drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+
+# mkfs_mount FSTYPE DEV DIR: fresh filesystem; btrfs without data checksums
+# and inline extents, so a changed block reaches fs-verity and nothing else.
+mkfs_mount() {
+	local fs=$1 dev=$2 dir=$3
+	mkdir -p "$dir"
+	case $fs in
+	btrfs) mkfs.btrfs -q -f "$dev" >/dev/null && mount -o nodatasum,max_inline=0 "$dev" "$dir" ;;
+	ext4) mkfs.ext4 -q -F -O verity "$dev" >/dev/null && mount "$dev" "$dir" ;;
+	*) bail "mkfs_mount: unknown filesystem $fs" ;;
+	esac || bail "cannot make and mount $fs on $dev"
+}
+
+# read_fails_eio FILE: reading FILE fails, and with EIO.
+read_fails_eio() {
+	local err
+	err=$(cat "$1" 2>&1 >/dev/null) && return 1
+	case $err in *"Input/output error"*) return 0 ;; esac
+	echo "  read of $1 failed, but not with EIO: $err"
+	return 1
+}
+
+# mmap_faults FILE: touching every page of FILE through mmap dies of SIGBUS.
+mmap_faults() {
+	python3 -c '
+import mmap, sys
+with open(sys.argv[1], "rb") as f, mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ) as m:
+    sum(m[i] for i in range(0, len(m), 4096))
+' "$1" 2>/dev/null
+	[ $? = 135 ] # 128 + SIGBUS
+}
+
+# kernel_log_has PATTERN: the kernel log since the last clear matches (grep -E).
+kernel_log_has() { dmesg | grep -Eq "$1"; }
+
+# digest_of FILE: the fs-verity digest userspace computes ("sha256:HEX").
+digest_of() { fsverity digest "$@" | cut -d' ' -f1; }
+# measured FILE: the digest the kernel reports (FS_IOC_MEASURE_VERITY).
+measured() { fsverity measure "$1" | cut -d' ' -f1; }
+
+# has_verity FILE: statx reports STATX_ATTR_VERITY.
+has_verity() { "$VMT_DIR/statx-verity" "$1"; }
+
+# --- installing test packages with the plugin from the build tree ---
+# RPMVERITY_BUILD: the build tree; RPMVERITY_PACKAGES: make-packages.sh output;
+# RPMVERITY_PRELOAD: sanitizer runtimes to preload into rpm (sanitized build).
+BUILD=${RPMVERITY_BUILD:-}
+PKGS=${RPMVERITY_PACKAGES:-}
+
+need_build() {
+	[ -n "$BUILD" ] && [ -r "$BUILD/plugin/verity.so" ] ||
+		bail "RPMVERITY_BUILD=$BUILD: no plugin/verity.so there"
+	[ -n "$PKGS" ] && [ -r "$PKGS/vm-demo-1.rpm" ] ||
+		bail "RPMVERITY_PACKAGES=$PKGS: no test packages (tests/vm/make-packages.sh)"
+	CERT=$PKGS/trusted/cert.pem
+}
+
+# new_root DIR: an empty rpmdb under DIR.
+new_root() {
+	ROOT=$1
+	rpm --root "$ROOT" --dbpath /var/lib/rpm --initdb || bail "rpm --initdb in $ROOT failed"
+}
+
+# rpmv POLICY [rpm args...]: rpm on $ROOT with our plugin, the trusted test
+# certificate and POLICY. Output in $RPM_OUT (also printed), status returned.
+RPM_OUT=/tmp/rpm.out
+rpmv() {
+	local policy=$1; shift
+	env ${RPMVERITY_PRELOAD:+LD_PRELOAD="$RPMVERITY_PRELOAD"} ASAN_OPTIONS=detect_leaks=0 \
+		rpm --root "$ROOT" --dbpath /var/lib/rpm --nodeps --force-debian \
+		--define "__plugindir $BUILD/plugin" \
+		--define "__transaction_verity %{__plugindir}/verity.so" \
+		--define "_fsverity_certs $CERT" \
+		--define "_fsverity_policy $policy" \
+		${RPMV_DEFINES[@]+"${RPMV_DEFINES[@]}"} "$@" >"$RPM_OUT" 2>&1
+	local rc=$?
+	sed 's/^/  rpm: /' "$RPM_OUT"
+	if grep -qE 'ERROR: (Address|Undefined)Sanitizer|runtime error:' "$RPM_OUT"; then
+		not_ok "sanitizer report while running rpm $*"
+	fi
+	return $rc
+}
+rpm_said() { grep -qE -- "$1" "$RPM_OUT"; }
+
+# installed_check NAME PKGFILE [--expect none]: check-installed on $ROOT.
+installed_check() {
+	local name=$1 file=$2; shift 2
+	check-installed "$ROOT" "$name" "$CERT" "$PKGS/payload/$file" "$@"
+}
+
+# leftovers DIR: files under DIR other than the rpmdb (empty when clean).
+leftovers() { find "$1" -mindepth 1 \( -path "$1/var/lib/rpm" -o -path "$1/var/lib/rpm/*" \) -prune -o ! -type d -print; }

@@ -1,0 +1,52 @@
+#!/bin/bash
+# Host-side fixture for the VM end-to-end tests: builds the vm-demo test
+# packages (fast compression), makes a trusted and an untrusted signing key,
+# signs with the project's signer, and unpacks each payload for comparison.
+# The guest reads the result read-only over 9p. Output in OUTDIR:
+#   trusted/{signing-key.pem,cert.pem,cert.der}  untrusted/... (never loaded)
+#   vm-demo-1.rpm vm-demo-2.rpm   signed with the trusted key
+#   vm-other-1.rpm                signed with the untrusted key
+#   vm-plain-1.rpm                no fs-verity signatures
+#   payload/<package file name>/  each package's files, as built
+# usage: make-packages.sh OUTDIR   (needs $RPMVERITY_BUILD: the build tree)
+set -euo pipefail
+src=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$src/../.." && pwd)
+out=${1:?usage: make-packages.sh OUTDIR}
+build=${RPMVERITY_BUILD:?RPMVERITY_BUILD must name the build tree}
+signer=$build/signer/rpm-verity
+[ -x "$signer" ] || { echo "make-packages: $signer: not built" >&2; exit 1; }
+
+rm -rf "$out"
+mkdir -p "$out/top" "$out/payload"
+for k in trusted untrusted; do
+	"$top/keys/rpm-verity-keygen" --subject "/CN=rpm-verity VM test $k" --days 30 \
+		"$out/$k" >/dev/null
+done
+
+# build NAME VERSION: rpmbuild the spec, result in $out/NAME-VERSION.rpm
+build() {
+	rpmbuild -bb --quiet --nodeps -D "_topdir $out/top" -D "vd_name $1" -D "vd_version $2" \
+		-D "_binary_payload w1.zstdio" -D "debug_package %{nil}" \
+		"$src/vm-demo.spec" >"$out/top/build-$1-$2.log" 2>&1 ||
+		{ cat "$out/top/build-$1-$2.log" >&2; echo "make-packages: rpmbuild $1 $2 failed" >&2; exit 1; }
+	mv "$out/top/RPMS/x86_64/$1-$2-1.x86_64.rpm" "$out/$1-$2.rpm"
+	mkdir -p "$out/payload/$1-$2.rpm"
+	(cd "$out/payload/$1-$2.rpm" && rpm2cpio "$out/$1-$2.rpm" | cpio -idm --quiet)
+}
+build vm-demo 1
+build vm-demo 2
+build vm-other 1
+build vm-plain 1
+
+sign() { # KEYDIR PACKAGE...
+	local k=$out/$1; shift
+	"$signer" sign --key "$k/signing-key.pem" --cert "$k/cert.pem" "$@" ||
+		{ echo "make-packages: rpm-verity sign $* failed" >&2; exit 1; }
+}
+sign trusted "$out/vm-demo-1.rpm" "$out/vm-demo-2.rpm"
+sign untrusted "$out/vm-other-1.rpm"
+"$signer" verify --cert "$out/trusted/cert.pem" "$out/vm-demo-1.rpm" "$out/vm-demo-2.rpm" >/dev/null ||
+	{ echo "make-packages: the signed packages do not verify" >&2; exit 1; }
+rm -rf "$out/top"
+echo "make-packages: test packages in $out"
