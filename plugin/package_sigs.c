@@ -22,7 +22,7 @@ static const char *der_problem(const uint8_t *der, size_t len)
 	PKCS7 *p7 = d2i_PKCS7(NULL, &p, (long)len);
 
 	if (p7 == NULL)
-		return "not a PKCS#7 signature";
+		return "malformed signature: not a PKCS#7 signature";
 	PKCS7_free(p7);
 	return NULL;
 }

@@ -5,6 +5,12 @@
  * settings.c reads the macros, keyring.c loads certificates, package_sigs.c
  * decodes a package's signatures and enable.c talks to the kernel.
  *
+ * Where things are decided: certificates are loaded in tsm_pre (before
+ * rpm enters --root); package-level problems (no signatures, unknown
+ * algorithm, entry count) in psm_pre, before rpm unpacks anything; file
+ * problems in fsm_file_prepare, where a failure makes rpm remove every file
+ * of the package that has not reached its final name.
+ *
  * Every hook logs one "verity: hook NAME" line at debug level as it starts,
  * so `rpm -vv` shows which of our functions rpm called for which slot; the
  * hooks that have no work (scriptlets, file pre/post) exist for that alone.
@@ -13,9 +19,11 @@
 #include "verity.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <rpm/rpmfiles.h>
 #include <rpm/rpmstring.h>
@@ -140,8 +148,9 @@ static bool wants_verity(const struct verity_settings *s, mode_t mode,
 	return true;
 }
 
-static const char *first_protectable_file(const struct verity_settings *s,
-					  rpmfiles files)
+/* The first file of the package this plugin would protect (malloc'ed). */
+static char *first_protectable_file(const struct verity_settings *s,
+				    rpmfiles files)
 {
 	int n = rpmfilesFC(files);
 
@@ -156,12 +165,9 @@ static const char *first_protectable_file(const struct verity_settings *s,
 static rpmRC unsigned_package(struct verity_plugin *vp, rpmte te)
 {
 	rpmfiles files = rpmteFiles(te);
-	char *file = NULL;
-	const char *name = first_protectable_file(&vp->set, files);
+	char *file = first_protectable_file(&vp->set, files);
 	rpmRC rc = RPMRC_OK;
 
-	if (name)
-		file = strdup(name);
 	rpmfilesFree(files);
 	vp->pkg_skip = true;
 	if (file == NULL)
@@ -343,6 +349,21 @@ static const struct verity_file_sig *file_sig(struct verity_plugin *vp,
 	return NULL;
 }
 
+/* What a verity_enable() result means under the settings. */
+static rpmRC enable_result(struct verity_plugin *vp, const char *dest,
+			   dev_t dev, int err)
+{
+	if (err == 0) {
+		rpmlog(RPMLOG_DEBUG, "verity: %s: fs-verity enabled\n", dest);
+		return RPMRC_OK;
+	}
+	if (verity_errno_is_unsupported(err))
+		return unsupported_fs(vp, dest, dev, err);
+	rpmlog(verity_fail_level(vp->set.policy), "verity: %s: %s\n", dest,
+	       verity_enable_reason(err));
+	return fail_or_ok(vp);
+}
+
 static rpmRC verity_fsm_file_prepare(rpmPlugin plugin, rpmfi fi, int fd,
 				     const char *path, const char *dest,
 				     mode_t mode, rpmFsmOp op)
@@ -353,45 +374,54 @@ static rpmRC verity_fsm_file_prepare(rpmPlugin plugin, rpmfi fi, int fd,
 	struct verity_enable_req req;
 	struct stat st;
 	char *open_path;
+	int own_fd;
 	rpmRC rc;
-	int err;
 
 	rpmlog(RPMLOG_DEBUG, "verity: hook fsm_file_prepare %s\n", dest);
 	/* fi is NULL for directories rpm creates on its own. */
 	if (!vp->active || vp->pkg == NULL || vp->pkg_skip || fi == NULL ||
-	    fd < 0 || (op & FAF_UNOWNED))
+	    (op & FAF_UNOWNED))
 		return RPMRC_OK;
 	if (!XFA_CREATING(action) && action != FA_TOUCH)
 		return RPMRC_OK;
 	if (!wants_verity(&vp->set, mode, rpmfiFFlags(fi)))
 		return RPMRC_OK;
+	/*
+	 * rpm calls prepare for the last name of a hardlink set only; verity
+	 * belongs to the inode, so that one call protects every name.
+	 */
 	sig = file_sig(vp, fi, dest, &rc);
 	if (sig == NULL)
 		return rc;
 
-	if (fstat(fd, &st) != 0)
-		return RPMRC_FAIL;
-	if (dev_known(vp, st.st_dev))
-		return vp->set.require_fs_support ? RPMRC_FAIL : RPMRC_OK;
-
 	/* rpm 4.18 passes a name relative to the file's directory. */
-	open_path = path[0] == '/' ? strdup(path) :
+	open_path = path[0] == '/' ? rstrdup(path) :
 		rstrscat(NULL, rpmfiDN(fi), path, NULL);
-	req = (struct verity_enable_req){
-		.fd = fd, .st = &st, .open_path = open_path,
-		.algo = vp->pkg->algo, .sig = sig->der, .sig_len = sig->der_len,
-	};
-	err = verity_enable(&req);
-	free(open_path);
-	if (err == 0) {
-		rpmlog(RPMLOG_DEBUG, "verity: %s: fs-verity enabled\n", dest);
-		return RPMRC_OK;
+	/*
+	 * A file rpm only touches (unchanged, e.g. with %_minimize_writes)
+	 * comes without a descriptor: it is complete, so open it ourselves.
+	 */
+	own_fd = fd < 0 ? open(open_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	if (fd < 0)
+		fd = own_fd;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		rpmlog(verity_fail_level(vp->set.policy), "verity: %s: cannot "
+		       "open it: %s\n", dest, strerror(errno));
+		rc = fail_or_ok(vp);
+	} else if (dev_known(vp, st.st_dev)) {
+		rc = vp->set.require_fs_support ? RPMRC_FAIL : RPMRC_OK;
+	} else {
+		req = (struct verity_enable_req){
+			.fd = fd, .st = &st, .open_path = open_path,
+			.algo = vp->pkg->algo,
+			.sig = sig->der, .sig_len = sig->der_len,
+		};
+		rc = enable_result(vp, dest, st.st_dev, verity_enable(&req));
 	}
-	if (verity_errno_is_unsupported(err))
-		return unsupported_fs(vp, dest, st.st_dev, err);
-	rpmlog(verity_fail_level(vp->set.policy), "verity: %s: %s\n", dest,
-	       verity_enable_reason(err));
-	return fail_or_ok(vp);
+	if (own_fd >= 0)
+		close(own_fd);
+	free(open_path);
+	return rc;
 }
 
 /* The one symbol rpm looks up: %{__plugindir}/verity.so -> verity_hooks. */

@@ -41,6 +41,16 @@ run_rpm -U --define "_fsverity_policy enforce" "$PKGS/signed-2.rpm"
 expect_rc 0 "upgrade"
 called_for $D/two || fail "upgrade: no enable call for the new $D/two"
 
+# With %_minimize_writes rpm only touches unchanged files (no descriptor
+# reaches the plugin); they are protected too.
+new_root touch
+run_rpm -i "$PKGS/signed-1.rpm"
+: >"$VERITY_SHIM_LOG"
+run_rpm -U -vv --define "_minimize_writes 1" "$PKGS/signed-2.rpm"
+expect_rc 0 "upgrade with %_minimize_writes"
+expect_out "touch +100644 .* one$" "rpm touched the unchanged file"
+called_for $D/one || fail "touched file $D/one not protected"
+
 : >"$VERITY_SHIM_LOG"
 new_root config
 run_rpm -i --define "_fsverity_sign_config_files 1" "$PKGS/signed-1.rpm"

@@ -23,20 +23,25 @@ new_root() {
 	rpm --root "$ROOT" --dbpath /var/lib/rpm --initdb
 }
 
-# run_rpm [rpm args]: rpm with the plugin from the build tree, against
-# $ROOT. Output in $T/out (stdout+stderr), exit status in $RC. Set
-# USE_SHIM=1 to preload the ioctl stand-in (see ioctl_shim.c). Scriptlets
-# are off (the scratch root has no /bin/sh) unless SCRIPTS=1.
+# run_rpm [rpm args]: rpm (rpm-driver in sanitized builds, VERITY_TEST_RPM)
+# with the plugin from the build tree, against $ROOT. Output in $T/out
+# (stdout+stderr), exit status in $RC. USE_SHIM=1 preloads the ioctl
+# stand-in (ioctl_shim.c). Scriptlets are off (the scratch root has no
+# /bin/sh) unless SCRIPTS=1.
 run_rpm() {
-	preload=${VERITY_TEST_PRELOAD:-}
-	[ "${USE_SHIM:-0}" = 1 ] && preload="$preload $SHIM"
+	preload=
+	[ "${USE_SHIM:-0}" = 1 ] && preload="${VERITY_TEST_PRELOAD:-} $SHIM"
 	RC=0
-	env ${preload:+LD_PRELOAD="$preload"} ASAN_OPTIONS=detect_leaks=0 \
-		rpm --root "$ROOT" --dbpath /var/lib/rpm --nodeps --force-debian \
+	# In sanitized builds: leaks are errors, with full stacks so that the
+	# one rpm leak we know of can be suppressed precisely (lsan.supp).
+	env ${preload:+LD_PRELOAD="$preload"} \
+		ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
+		LSAN_OPTIONS="suppressions=$SRC/lsan.supp:print_suppressions=0" \
+		"${VERITY_TEST_RPM:-rpm}" --root "$ROOT" --dbpath /var/lib/rpm --nodeps --force-debian \
 		--define "__plugindir $BUILD/plugin" \
 		--define "__transaction_verity %{__plugindir}/verity.so" \
 		$([ "${SCRIPTS:-0}" = 1 ] || echo --noscripts) "$@" >"$T/out" 2>&1 || RC=$?
-	if grep -q -E 'ERROR: (Address|Undefined)Sanitizer|runtime error:' "$T/out"; then
+	if grep -q -E 'ERROR: (Address|Undefined|Leak)Sanitizer|runtime error:' "$T/out"; then
 		cat "$T/out" >&2
 		fail "sanitizer report while running rpm $*"
 	fi

@@ -5,7 +5,8 @@
 #   vt-demo-1.rpm        unsigned            vt-demo-2.rpm  unsigned, newer
 #   signed-1.rpm         signed              signed-2.rpm   signed, newer
 #   sigs-1.txt           signed-1's entries, one line per file (header order)
-#   bad-base64.rpm, truncated.rpm, algo99.rpm, count.rpm, unsigned-two.rpm
+#   bad-base64.rpm, truncated.rpm, notpkcs7.rpm, algo99.rpm, count.rpm,
+#   unsigned-two.rpm
 #                        signed-1 with one thing broken (see below)
 # Signing uses the project's signer when it is built (<build>/signer/
 # rpm-verity); otherwise each file is signed with `fsverity sign` and the
@@ -64,6 +65,8 @@ variant bad-base64 "${two}s/.*/@@not*base64@@/"
 # The first 100 bytes of the DER: a SEQUENCE whose length runs past the end.
 trunc=$(sed -n "${two}p" "$PKGS/sigs-1.txt" | base64 -d | head -c 100 | base64 -w0)
 variant truncated "${two}s|.*|$trunc|"
+# A well-formed DER SEQUENCE that is no PKCS#7 SignedData.
+variant notpkcs7 "${two}s|.*|MAMCAQA=|"
 variant algo99 "" --algo 99
 variant count "${two}d"
 variant unsigned-two "${two}s/.*//"

@@ -34,6 +34,7 @@ check() {
 check vt-demo-1 "verity: vt-demo-1-1.noarch: package has no fs-verity signatures"
 check bad-base64 "verity: $TWO: malformed signature: not valid base64"
 check truncated "verity: $TWO: malformed signature: truncated or not DER"
+check notpkcs7 "verity: $TWO: malformed signature: not a PKCS#7 signature"
 check unsigned-two "verity: $TWO: no fs-verity signature for this file in the package"
 check algo99 "verity: vt-demo-1-1.noarch: unknown fs-verity hash algorithm \(99\)"
 check count "verity: vt-demo-1-1.noarch: the package has a different number of fs-verity signatures than files"
