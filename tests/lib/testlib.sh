@@ -39,6 +39,7 @@ _run_cleanups() {
 	done
 }
 trap _run_cleanups EXIT
+trap 'exit 143' TERM INT HUP	# so a ctest timeout still unmounts and cleans up
 
 # fast_tmpdir: a directory on tmpfs when one is writable (creating and
 # deleting many files on a discard-mounted disk is very slow), else $TMPDIR.

@@ -21,12 +21,10 @@ echo "# item 1: install signed vm-demo-1 under enforce"
 check "rpm -i of a signed package under enforce" rpmv enforce -i "$PKGS/vm-demo-1.rpm"
 check "no verity warnings or errors" bash -c "! grep -qiE 'warning|error' $RPM_OUT"
 drop_caches
-check "every signed file: verity on, signed digest measured, content intact" \
+check "every signed file (per the rpmdb): verity on, signed digest measured, intact" \
 	installed_check vm-demo vm-demo-1.rpm
 check "the installed binary runs" "$mnt/usr/bin/vm-demo-true"
 check_eq "the installed script runs" "$("$mnt/usr/bin/vm-demo-hello" 2>&1)" "hello from vm-demo"
-check "signatures persisted in the rpmdb" bash -c \
-	"rpm --root $mnt --dbpath /var/lib/rpm -q --qf '[%{VERITYSIGNATURES}\n]' vm-demo | grep -q MII"
 check_fails "a verity file cannot be opened for writing" bash -c "echo x >>$mnt/usr/share/vm-demo/data-3"
 
 echo "# item 5: upgrade to vm-demo-2, then erase"

@@ -26,6 +26,7 @@ check "vm-demo-1's files have verity and the signed digests" installed_check vm-
 echo "# item 4: fs.verity.require_signatures=1"
 RPMV_DEFINES=(--define "_fsverity_require_signatures 1")
 check_fails "enforce refuses the unsigned vm-plain" rpmv enforce -i "$PKGS/vm-plain-1.rpm"
+check "the refusal comes from verity" rpm_said 'verity: .*(no fs-verity|signature)'
 check_fails "vm-plain is not in the rpmdb" rpm --root "$mnt" --dbpath /var/lib/rpm -q vm-plain
 check_eq "the plugin set require_signatures" "$(cat /proc/sys/fs/verity/require_signatures)" 1
 echo 1 >/proc/sys/fs/verity/require_signatures

@@ -31,8 +31,8 @@ check_files() {
 src=/tmp/kt-src
 mkdir -p "$src"
 # Sizes around block, level and batch boundaries.  1 level ends at 512 KiB,
-# and 68 MiB needs 136 level-0 blocks: more than one 128K batch.
-for s in 0 1 4095 4096 4097 524288 528384 3000000 71303168; do
+# and 36 MiB needs 72 level-0 blocks: more than one 128K batch.
+for s in 0 1 4095 4096 4097 524288 528384 3000000 37748736; do
 	head -c "$s" /dev/urandom >"$src/f$s" || fail "cannot make $src/f$s"
 done
 
@@ -61,7 +61,7 @@ done
 mkdir -p "$MNT"
 mkfs.btrfs -q -f -b 512M "$SCRATCH_DEV" >/dev/null || fail "mkfs.btrfs -b 512M"
 mount "$SCRATCH_DEV" "$MNT" || fail "mount small btrfs"
-cp "$src/f71303168" "$MNT/big" && sync || fail "copy to small btrfs"
+cp "$src/f37748736" "$MNT/big" && sync || fail "copy to small btrfs"
 sum=$(sha256sum <"$MNT/big")
 i=0
 while dd if=/dev/zero of="$MNT/fill$i" bs=1M count=64 status=none 2>/dev/null; do
@@ -70,7 +70,7 @@ done
 dd if=/dev/zero of="$MNT/fill-small" bs=4k status=none 2>/dev/null
 sync
 if fsverity enable "$MNT/big" 2>/tmp/kt-enable.err; then
-	[ "$(measured "$MNT/big")" = "$(expected "$src/f71303168")" ] ||
+	[ "$(measured "$MNT/big")" = "$(expected "$src/f37748736")" ] ||
 		fail "nearly full: wrong digest"
 	echo "nearly full filesystem: enable worked"
 else

@@ -27,7 +27,7 @@ done
 # build NAME VERSION: rpmbuild the spec, result in $out/NAME-VERSION.rpm
 build() {
 	rpmbuild -bb --quiet --nodeps -D "_topdir $out/top" -D "vd_name $1" -D "vd_version $2" \
-		-D "_binary_payload w1.zstdio" -D "debug_package %{nil}" \
+		-D "_binary_payload w1.zstdio" -D "debug_package %{nil}" -D "_build_id_links none" \
 		"$src/vm-demo.spec" >"$out/top/build-$1-$2.log" 2>&1 ||
 		{ cat "$out/top/build-$1-$2.log" >&2; echo "make-packages: rpmbuild $1 $2 failed" >&2; exit 1; }
 	mv "$out/top/RPMS/x86_64/$1-$2-1.x86_64.rpm" "$out/$1-$2.rpm"
