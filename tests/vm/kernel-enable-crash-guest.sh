@@ -4,8 +4,9 @@
 # sha256 and fs-verity digest on the filesystem.  "crash" first checks what
 # the previous, killed boot left (btrfs check clean before and after mount,
 # the file either without verity and unchanged or with verity and the right
-# digest), then starts FS_IOC_ENABLE_VERITY, printing the marker on which
-# the host kills QEMU after a random delay.  "final" only checks.
+# digest), then starts FS_IOC_ENABLE_VERITY while committing every 0.2 s,
+# printing the marker on which the host kills QEMU after a random delay.
+# "final" only checks.
 
 . "$(dirname "$0")/kernel-lib.sh"
 need_guest
@@ -50,10 +51,13 @@ if [ $state = verity ]; then
 	cp "$f" "$f.new" && mv "$f.new" "$f" || fail "cannot renew $f"
 fi
 sync
+# Commit often during the enable, so that crashes find half-written Merkle
+# trees and the orphan item on disk and the next mount must roll them back.
+(while :; do sync; sleep 0.2; done) &
 echo "CRASH-ENABLE-START"
 fsverity enable "$f" || fail "fsverity enable $f"
 echo "CRASH-ENABLE-DONE"
-# Keep running until the host pulls the plug, so that the transaction
-# commits after the enable are also hit.
+# Keep running until the host pulls the plug, so that the commits after the
+# enable are hit as well.
 sleep 60
 fail "the host did not kill the VM"

@@ -83,7 +83,8 @@ has_verity() { "$VMT_DIR/statx-verity" "$1"; }
 
 # --- installing test packages with the plugin from the build tree ---
 # RPMVERITY_BUILD: the build tree; RPMVERITY_PACKAGES: make-packages.sh output;
-# RPMVERITY_PRELOAD: sanitizer runtimes to preload into rpm (sanitized build).
+# RPMVERITY_RPM: what installs with the plugin (default rpm; in sanitized
+# builds tests/plugin's rpm-driver, since libasan cannot be preloaded into rpm).
 BUILD=${RPMVERITY_BUILD:-}
 PKGS=${RPMVERITY_PACKAGES:-}
 
@@ -106,8 +107,8 @@ new_root() {
 RPM_OUT=/tmp/rpm.out
 rpmv() {
 	local policy=$1; shift
-	env ${RPMVERITY_PRELOAD:+LD_PRELOAD="$RPMVERITY_PRELOAD"} ASAN_OPTIONS=detect_leaks=0 \
-		rpm --root "$ROOT" --dbpath /var/lib/rpm --nodeps --force-debian \
+	ASAN_OPTIONS=detect_leaks=0 "${RPMVERITY_RPM:-rpm}" \
+		--root "$ROOT" --dbpath /var/lib/rpm --nodeps --force-debian \
 		--define "__plugindir $BUILD/plugin" \
 		--define "__transaction_verity %{__plugindir}/verity.so" \
 		--define "_fsverity_certs $CERT" \
