@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <openssl/crypto.h>
 #include <rpm/rpmbase64.h>
 #include <rpm/rpmfi.h>
@@ -192,6 +194,26 @@ static char *option_or_macro(const char *value, const char *macro)
 	return NULL;
 }
 
+/* Checked before any work, so a typo costs nothing. */
+static int is_writable_dir(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0) {
+		report(rstrscat(NULL, dir, ": output directory: ", strerror(errno), NULL));
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		report(rstrscat(NULL, dir, ": output directory: not a directory", NULL));
+		return 0;
+	}
+	if (access(dir, W_OK | X_OK) != 0) {
+		report(rstrscat(NULL, dir, ": output directory: ", strerror(errno), NULL));
+		return 0;
+	}
+	return 1;
+}
+
 static char *output_path(const char *outdir, const char *pkg)
 {
 	const char *base = strrchr(pkg, '/');
@@ -273,6 +295,8 @@ int cmd_sign(int argc, const char **argv)
 	} else {
 		pass = option_or_macro(NULL, "%{?_file_signing_key_password}");
 	}
+	if (outdir && !is_writable_dir(outdir))
+		goto out;
 	if (signing_key_load(&key, keypath, certpath, pass, &err) != 0) {
 		report(err);
 		goto out;

@@ -22,6 +22,8 @@ static int strip_package(const char *path)
 	if (!verity_tags_present(pkg.sigh)) {
 		printf("%s: no fs-verity signatures, left as it was\n", path);
 		rc = 0;
+	} else if (package_check_payload(&pkg, &err) != 0) {
+		/* a damaged package is refused, not rewritten */
 	} else if (!(sigh = verity_tags_replace(pkg.sigh, NULL, 0, 0))) {
 		rasprintf(&err, "%s: cannot build the signature header", path);
 	} else if (package_write(&pkg, sigh, path, &err) == 0) {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <rpm/rpmtag.h>
 #include <rpm/rpmstring.h>
+#include <rpm/rpmtd.h>
 
 
 #define LEAD_SIZE		96
@@ -120,6 +121,28 @@ static Header read_header(const struct package *pkg, off_t off,
 	return h;
 }
 
+/*
+ * The signature header records the size of main header plus payload;
+ * a file that does not match it was cut short or appended to.
+ */
+static int check_size(const struct package *pkg, char **err)
+{
+	struct rpmtd_s td;
+	uint64_t want = 0, have = (uint64_t)(pkg->size - pkg->header_start);
+
+	if (headerGet(pkg->sigh, RPMSIGTAG_LONGSIZE, &td, HEADERGET_MINMEM) ||
+	    headerGet(pkg->sigh, RPMSIGTAG_SIZE, &td, HEADERGET_MINMEM)) {
+		want = rpmtdGetNumber(&td);
+		rpmtdFreeData(&td);
+	}
+	if (want == 0 || want == have)
+		return 0;
+	rasprintf(err, "%s: %s package (header and payload are %llu bytes, the signature header says %llu)",
+		  pkg->path, have < want ? "truncated" : "corrupted",
+		  (unsigned long long)have, (unsigned long long)want);
+	return -1;
+}
+
 int package_open(struct package *pkg, const char *path, char **err)
 {
 	struct stat st;
@@ -162,6 +185,8 @@ int package_open(struct package *pkg, const char *path, char **err)
 	if (!pkg->sigh)
 		goto fail;
 	pkg->header_start = (sig_end + 7) & ~(off_t)7;
+	if (check_size(pkg, err))
+		goto fail;
 	pkg->h = read_header(pkg, pkg->header_start, HEADER_MAX_TAGS,
 			     HEADER_MAX_DATA, "main header",
 			     &pkg->payload_start, err);

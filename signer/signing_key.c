@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
@@ -104,9 +105,14 @@ int signing_key_load(struct signing_key *key, const char *keypath,
 	struct passphrase pw = { .text = passphrase };
 	static const uint8_t probe[VERITY_MAX_DIGEST_SIZE];
 	uint8_t *der = NULL;
+	struct stat st;
 	BIO *bio;
 
 	memset(key, 0, sizeof(*key));
+	if (stat(keypath, &st) == 0 && S_ISDIR(st.st_mode)) {
+		rasprintf(err, "%s: is a directory, not a signing key", keypath);
+		return -1;
+	}
 	errno = 0;
 	bio = BIO_new_file(keypath, "rb");
 	if (!bio) {
