@@ -30,6 +30,8 @@ fi
 
 # What the killed boot left: check before the orphan cleanup of the mount.
 btrfs_check "$SCRATCH_DEV"
+items=$(btrfs inspect-internal dump-tree -t fs "$SCRATCH_DEV" 2>/dev/null |
+	grep -c 'VERITY_MERKLE_ITEM')
 mkdir -p "$MNT"
 mount -t btrfs "$SCRATCH_DEV" "$MNT" || fail "mount after the crash"
 [ "$(sha256sum <"$f")" = "$(cat "$MNT/expected.sha256")" ] ||
@@ -44,6 +46,7 @@ fi
 umount "$MNT" || fail "umount"
 btrfs_check "$SCRATCH_DEV"
 echo "CRASH-STATE $state"
+echo "CRASH-ITEMS $items Merkle items on disk before the mount"
 [ "$mode" = final ] && exit 0
 
 mount -t btrfs "$SCRATCH_DEV" "$MNT" || fail "mount"

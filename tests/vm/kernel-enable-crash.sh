@@ -36,6 +36,7 @@ for ((i = 1; i <= crashes; i++)); do
 	RPMVERITY_VM_KILL_ON=CRASH-ENABLE-START RPMVERITY_VM_KILL_DELAY=$delay vm crash
 	rc=$?
 	state=$(sed -n 's/.*CRASH-STATE \([a-z]*\).*/\1/p' "$work/out" | tail -1)
+	items=$(sed -n 's/.*CRASH-ITEMS \([0-9]*\).*/\1/p' "$work/out" | tail -1)
 	done=$(grep -c CRASH-ENABLE-DONE "$work/out")
 	if [ $rc != 137 ]; then
 		cat "$work/out"
@@ -43,7 +44,7 @@ for ((i = 1; i <= crashes; i++)); do
 		exit 1
 	fi
 	seen[$state]=1
-	echo "boot $i: found $state; then killed $delay s into the enable (enable had finished: $([ "$done" = 0 ] && echo no || echo yes))"
+	echo "boot $i: found $state (${items:-?} Merkle items on disk before mount); then killed $delay s into the enable (enable had finished: $([ "$done" = 0 ] && echo no || echo yes))"
 done
 vm final || { cat "$work/out"; echo "FAIL: check after the last crash" >&2; exit 1; }
 echo "final boot: found $(sed -n 's/.*CRASH-STATE \([a-z]*\).*/\1/p' "$work/out" | tail -1)"
