@@ -3,6 +3,7 @@
 #ifndef RPMVERITY_CLI_H
 #define RPMVERITY_CLI_H
 
+#include <popt.h>
 #include <rpm/rpmfiles.h>
 
 int cmd_sign(int argc, const char **argv);
@@ -11,6 +12,14 @@ int cmd_strip(int argc, const char **argv);
 
 /* Print "rpm-verity: MSG" on stderr and free @msg. */
 void report(char *msg);
+
+/*
+ * Parse @ctx's options; return the package arguments, or NULL after
+ * printing the problem and the usage (exit status 2). A @jobs of 0 becomes
+ * one thread per CPU; outside 0..1024 it is a usage error.
+ */
+const char **parse_command_line(poptContext ctx, const char *command,
+				int *jobs);
 
 /* Worker threads for -j 0: one per online CPU. */
 int default_jobs(void);

@@ -228,7 +228,7 @@ int cmd_sign(int argc, const char **argv)
 	char *keyopt = NULL, *certopt = NULL, *algoopt = NULL;
 	char *passfile = NULL, *outdir = NULL;
 	char *keypath = NULL, *certpath = NULL, *algoname = NULL, *pass = NULL;
-	int jobs = 0, failed = 0, rc = 2, c;
+	int jobs = 0, failed = 0, rc = 2;
 	struct poptOption opts[] = {
 		{ "key", 'k', POPT_ARG_STRING, &keyopt, 0,
 		  "private key, PEM (default: %_file_signing_key)", "KEY" },
@@ -255,24 +255,9 @@ int cmd_sign(int argc, const char **argv)
 	char *err = NULL;
 
 	poptSetOtherOptionHelp(ctx, "[OPTIONS] PACKAGE.rpm...");
-	while ((c = poptGetNextOpt(ctx)) > 0)
-		;
-	if (c < -1) {
-		fprintf(stderr, "rpm-verity sign: %s: %s\n",
-			poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(c));
+	pkgs = parse_command_line(ctx, "sign", &jobs);
+	if (!pkgs)
 		goto out;
-	}
-	pkgs = poptGetArgs(ctx);
-	if (!pkgs) {
-		poptPrintUsage(ctx, stderr, 0);
-		goto out;
-	}
-	if (jobs < 0 || jobs > 1024) {
-		fprintf(stderr, "rpm-verity sign: --jobs must be 0 to 1024\n");
-		goto out;
-	}
-	if (jobs == 0)
-		jobs = default_jobs();
 
 	rc = 1;
 	keypath = option_or_macro(keyopt, "%{?_file_signing_key}");

@@ -45,18 +45,11 @@ int cmd_strip(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext("rpm-verity strip", argc, argv, opts, 0);
 	const char **pkgs;
-	int c, failed = 0;
+	int failed = 0;
 
 	poptSetOtherOptionHelp(ctx, "PACKAGE.rpm...");
-	while ((c = poptGetNextOpt(ctx)) > 0)
-		;
-	pkgs = c < -1 ? NULL : poptGetArgs(ctx);
+	pkgs = parse_command_line(ctx, "strip", NULL);
 	if (!pkgs) {
-		if (c < -1)
-			fprintf(stderr, "rpm-verity strip: %s: %s\n",
-				poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
-				poptStrerror(c));
-		poptPrintUsage(ctx, stderr, 0);
 		poptFreeContext(ctx);
 		return 2;
 	}

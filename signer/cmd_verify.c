@@ -173,7 +173,7 @@ out:
 int cmd_verify(int argc, const char **argv)
 {
 	char *certpath = NULL;
-	int jobs = 0, c, failed = 0;
+	int jobs = 0, failed = 0;
 	struct poptOption opts[] = {
 		{ "cert", 'c', POPT_ARG_STRING, &certpath, 0,
 		  "X.509 certificate, PEM or DER (default: %_file_signing_cert)",
@@ -189,15 +189,8 @@ int cmd_verify(int argc, const char **argv)
 	X509 *cert = NULL;
 
 	poptSetOtherOptionHelp(ctx, "--cert CERT PACKAGE.rpm...");
-	while ((c = poptGetNextOpt(ctx)) > 0)
-		;
-	pkgs = c < -1 ? NULL : poptGetArgs(ctx);
-	if (!pkgs || jobs < 0 || jobs > 1024) {
-		if (c < -1)
-			fprintf(stderr, "rpm-verity verify: %s: %s\n",
-				poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
-				poptStrerror(c));
-		poptPrintUsage(ctx, stderr, 0);
+	pkgs = parse_command_line(ctx, "verify", &jobs);
+	if (!pkgs) {
 		poptFreeContext(ctx);
 		free(certpath);
 		return 2;
@@ -212,7 +205,7 @@ int cmd_verify(int argc, const char **argv)
 		failed = 1;
 	}
 	for (; cert && *pkgs; pkgs++)
-		failed |= verify_package(*pkgs, cert, jobs ? jobs : default_jobs()) != 0;
+		failed |= verify_package(*pkgs, cert, jobs) != 0;
 	X509_free(cert);
 	free(certpath);
 	free(path);

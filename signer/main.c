@@ -35,6 +35,32 @@ int default_jobs(void)
 	return n > 0 ? (int)n : 1;
 }
 
+const char **parse_command_line(poptContext ctx, const char *command,
+				int *jobs)
+{
+	const char **args;
+	int c;
+
+	while ((c = poptGetNextOpt(ctx)) > 0)
+		;
+	if (c < -1) {
+		fprintf(stderr, "rpm-verity %s: %s: %s\n", command,
+			poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(c));
+		return NULL;
+	}
+	if (jobs && (*jobs < 0 || *jobs > 1024)) {
+		fprintf(stderr, "rpm-verity %s: --jobs must be 0 to 1024\n",
+			command);
+		return NULL;
+	}
+	if (jobs && *jobs == 0)
+		*jobs = default_jobs();
+	args = poptGetArgs(ctx);
+	if (!args)
+		poptPrintUsage(ctx, stderr, 0);
+	return args;
+}
+
 int file_is_signable(rpmfiles files, int index)
 {
 	return S_ISREG(rpmfilesFMode(files, index)) &&
