@@ -30,12 +30,6 @@
 static const uint8_t lead_magic[4] = { 0xed, 0xab, 0xee, 0xdb };
 static const uint8_t header_magic[8] = { 0x8e, 0xad, 0xe8, 0x01, 0, 0, 0, 0 };
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 /* pread() all of @len bytes; a short file is an error (EIO-like). */
 static int pread_full(int fd, void *buf, size_t len, off_t off)
 {

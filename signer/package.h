@@ -16,6 +16,15 @@
 #define SIG_HEADER_MAX_TAGS	32
 #define SIG_HEADER_MAX_DATA	(64u * 1024 * 1024)
 
+/* Header lengths are big-endian 32-bit numbers. */
+static inline uint32_t be32(const void *p)
+{
+	const uint8_t *b = p;
+
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+	       (uint32_t)b[2] << 8 | b[3];
+}
+
 struct package {
 	const char *path;
 	int fd;

@@ -52,14 +52,6 @@ static void watch_pending(const char *tmp)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-static uint32_t be32(const void *p)
-{
-	const uint8_t *b = p;
-
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-	       (uint32_t)b[2] << 8 | b[3];
-}
-
 static int write_full(int fd, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
