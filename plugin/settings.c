@@ -84,6 +84,7 @@ bool verity_settings_load(struct verity_settings *s)
 	s->require_signatures = macro_bool("%{?_fsverity_require_signatures}");
 	s->sign_config_files = macro_bool("%{?_fsverity_sign_config_files}");
 	s->require_fs_support = macro_bool("%{?_fsverity_require_fs_support}");
+	s->summary = macro_bool("%{?_fsverity_summary}");
 	return ok && s->certs != NULL;
 }
 

@@ -11,9 +11,13 @@
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <rpm/header.h>
+#include <rpm/rpmfiles.h>
 #include <rpm/rpmlog.h>
+
+#include "rpmplugin_418.h"
 
 enum verity_policy {
 	VERITY_POLICY_OFF,
@@ -28,6 +32,7 @@ struct verity_settings {
 	bool require_signatures;	/* %_fsverity_require_signatures */
 	bool sign_config_files;		/* %_fsverity_sign_config_files */
 	bool require_fs_support;	/* %_fsverity_require_fs_support */
+	bool summary;			/* %_fsverity_summary */
 };
 
 /* settings.c: reads the macros; false (after logging why) on a bad value. */
@@ -90,6 +95,7 @@ struct verity_enable_req {
 	unsigned int algo;
 	const uint8_t *sig;
 	size_t sig_len;
+	double *kernel_seconds;	/* the ioctl's wall time is added here */
 };
 
 /*
@@ -99,8 +105,46 @@ struct verity_enable_req {
  */
 int verity_enable(const struct verity_enable_req *req);
 
+/* A monotonic clock in seconds, for the transaction summary. */
+static inline double verity_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* The reason for an errno from verity_enable(), in words. */
 const char *verity_enable_reason(int err);
 bool verity_errno_is_unsupported(int err);
+
+/* The plugin's state across one rpm transaction (verity.c owns it). */
+struct verity_plugin {
+	struct verity_settings set;
+	bool active;		/* this transaction installs files, policy on */
+	struct verity_package_sigs *pkg;	/* package being installed */
+	bool pkg_skip;		/* its signatures are unusable (warned) */
+	dev_t *unsupported;	/* filesystems already reported */
+	size_t n_unsupported;
+	/* For the transaction summary (%_fsverity_summary, rpm -vv): */
+	unsigned long n_protected;	/* files given fs-verity */
+	double plugin_seconds;		/* wall time in our hooks */
+	double kernel_seconds;		/* of which in FS_IOC_ENABLE_VERITY */
+};
+
+/* What a failure returns to rpm under the policy. */
+static inline rpmRC verity_fail_or_ok(const struct verity_plugin *vp)
+{
+	return vp->set.policy == VERITY_POLICY_ENFORCE ? RPMRC_FAIL : RPMRC_OK;
+}
+
+/* protect_file.c: a file this plugin would protect, judged from the package. */
+bool verity_wants_file(const struct verity_settings *s, mode_t mode,
+		       rpmfileAttrs flags);
+
+/* protect_file.c: fs-verity for a file rpm has written, not yet renamed. */
+rpmRC verity_protect_file(struct verity_plugin *vp, rpmfi fi, int fd,
+			  const char *path, const char *dest, mode_t mode,
+			  rpmFsmOp op);
 
 #endif

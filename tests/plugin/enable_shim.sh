@@ -5,7 +5,8 @@
 # blocks, no salt, the exact DER signature; one call per inode (hardlinks),
 # none for %config (unless asked), --excludedocs, --test or --justdb files;
 # and what enforce and warn do with the kernel's refusals. Whether a real
-# kernel accepts the signature is tested in the VM.
+# kernel accepts the signature is tested in the VM. And the summary line
+# %_fsverity_summary asks for.
 . "$(dirname "$0")/lib.sh"
 USE_SHIM=1
 export VERITY_SHIM_LOG="$T/shim.log"
@@ -34,6 +35,13 @@ want=$(sed -n "${line}p" "$PKGS/sigs-1.txt" | base64 -d | wc -c)
 grep -q "^enable ino=$(ino $D/one) .* sig_size=$want " "$VERITY_SHIM_LOG" ||
 	{ cat "$VERITY_SHIM_LOG"; fail "signature of $D/one not passed as its $want DER bytes"; }
 expect_no_out "verity: " "clean install"
+
+# %_fsverity_summary: one line with the files protected and the time taken.
+new_root summary
+run_rpm -i --define "_fsverity_summary 1" "$PKGS/signed-1.rpm"
+expect_rc 0 "install with the summary"
+expect_out "^verity: 5 files protected; [0-9.]+ s in the plugin, [0-9.]+ s of it in FS_IOC_ENABLE_VERITY$" \
+	"%_fsverity_summary 1"
 
 # Upgrade replaces verity files with new verity files.
 : >"$VERITY_SHIM_LOG"

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The plugin's work on one file, from fsm_file_prepare: which files get
+ * fs-verity, finding the file's signature, and what a failure means under
+ * the policy. A filesystem without fs-verity is reported once, not once
+ * per file.
+ */
+#include "verity.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rpm/rpmstring.h>
+
+bool verity_wants_file(const struct verity_settings *s, mode_t mode,
+		       rpmfileAttrs flags)
+{
+	if (!S_ISREG(mode) || (flags & RPMFILE_GHOST))
+		return false;
+	/* Like upstream: admins edit config files, unless they are programs. */
+	if ((flags & RPMFILE_CONFIG) && !(mode & 0111) && !s->sign_config_files)
+		return false;
+	return true;
+}
+
+static bool dev_known(const struct verity_plugin *vp, dev_t dev)
+{
+	for (size_t i = 0; i < vp->n_unsupported; i++)
+		if (vp->unsupported[i] == dev)
+			return true;
+	return false;
+}
+
+/* The first file on a filesystem without verity: say so once. */
+static rpmRC unsupported_fs(struct verity_plugin *vp, const char *dest,
+			    dev_t dev, int err)
+{
+	dev_t *grown = realloc(vp->unsupported,
+			       (vp->n_unsupported + 1) * sizeof(*grown));
+
+	if (grown != NULL) {
+		vp->unsupported = grown;
+		vp->unsupported[vp->n_unsupported++] = dev;
+	}
+	if (vp->set.require_fs_support) {
+		rpmlog(RPMLOG_ERR, "verity: %s: %s; refused by "
+		       "%%_fsverity_require_fs_support\n", dest,
+		       verity_enable_reason(err));
+		return RPMRC_FAIL;
+	}
+	rpmlog(RPMLOG_WARNING, "verity: %s: %s; files on this filesystem "
+	       "are installed without fs-verity\n", dest,
+	       verity_enable_reason(err));
+	return RPMRC_OK;
+}
+
+/* The signature for the file fi points at, or NULL (after any report). */
+static const struct verity_file_sig *file_sig(struct verity_plugin *vp,
+					      rpmfi fi, const char *dest,
+					      rpmRC *rc)
+{
+	int ix = rpmfiFX(fi);
+	const struct verity_file_sig *sig;
+	int level = verity_fail_level(vp->set.policy);
+
+	*rc = RPMRC_OK;
+	if (ix < 0 || (size_t)ix >= vp->pkg->nfiles)
+		return NULL;
+	sig = &vp->pkg->files[ix];
+	switch (sig->state) {
+	case VERITY_SIG_OK:
+		return sig;
+	case VERITY_SIG_NONE:
+		rpmlog(level, "verity: %s: no fs-verity signature for this "
+		       "file in the package\n", dest);
+		break;
+	case VERITY_SIG_MALFORMED:
+		rpmlog(level, "verity: %s: %s\n", dest, sig->problem);
+		break;
+	}
+	*rc = verity_fail_or_ok(vp);
+	return NULL;
+}
+
+/* What a verity_enable() result means under the settings. */
+static rpmRC enable_result(struct verity_plugin *vp, const char *dest,
+			   dev_t dev, int err)
+{
+	if (err == 0) {
+		rpmlog(RPMLOG_DEBUG, "verity: %s: fs-verity enabled\n", dest);
+		vp->n_protected++;
+		return RPMRC_OK;
+	}
+	if (verity_errno_is_unsupported(err))
+		return unsupported_fs(vp, dest, dev, err);
+	rpmlog(verity_fail_level(vp->set.policy), "verity: %s: %s\n", dest,
+	       verity_enable_reason(err));
+	return verity_fail_or_ok(vp);
+}
+
+rpmRC verity_protect_file(struct verity_plugin *vp, rpmfi fi, int fd,
+			  const char *path, const char *dest, mode_t mode,
+			  rpmFsmOp op)
+{
+	rpmFileAction action = XFO_ACTION(op);
+	const struct verity_file_sig *sig;
+	struct verity_enable_req req;
+	struct stat st;
+	char *open_path;
+	int own_fd;
+	rpmRC rc;
+
+	/* fi is NULL for directories rpm creates on its own. */
+	if (!vp->active || vp->pkg == NULL || vp->pkg_skip || fi == NULL ||
+	    (op & FAF_UNOWNED))
+		return RPMRC_OK;
+	if (!XFA_CREATING(action) && action != FA_TOUCH)
+		return RPMRC_OK;
+	if (!verity_wants_file(&vp->set, mode, rpmfiFFlags(fi)))
+		return RPMRC_OK;
+	/*
+	 * rpm calls prepare for the last name of a hardlink set only; verity
+	 * belongs to the inode, so that one call protects every name.
+	 */
+	sig = file_sig(vp, fi, dest, &rc);
+	if (sig == NULL)
+		return rc;
+
+	/* rpm 4.18 passes a name relative to the file's directory. */
+	open_path = path[0] == '/' ? rstrdup(path) :
+		rstrscat(NULL, rpmfiDN(fi), path, NULL);
+	/*
+	 * A file rpm only touches (unchanged, e.g. with %_minimize_writes)
+	 * comes without a descriptor: it is complete, so open it ourselves.
+	 */
+	own_fd = fd < 0 ? open(open_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	if (fd < 0)
+		fd = own_fd;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		rpmlog(verity_fail_level(vp->set.policy), "verity: %s: cannot "
+		       "open it: %s\n", dest, strerror(errno));
+		rc = verity_fail_or_ok(vp);
+	} else if (dev_known(vp, st.st_dev)) {
+		rc = vp->set.require_fs_support ? RPMRC_FAIL : RPMRC_OK;
+	} else {
+		req = (struct verity_enable_req){
+			.fd = fd, .st = &st, .open_path = open_path,
+			.algo = vp->pkg->algo,
+			.sig = sig->der, .sig_len = sig->der_len,
+			.kernel_seconds = &vp->kernel_seconds,
+		};
+		rc = enable_result(vp, dest, st.st_dev, verity_enable(&req));
+	}
+	if (own_fd >= 0)
+		close(own_fd);
+	free(open_path);
+	return rc;
+}
