@@ -8,6 +8,10 @@
 # survive a remount, and "btrfs check" stays clean.  On a nearly full
 # filesystem enabling verity either works or fails cleanly with ENOSPC.
 #
+# Batching: the kernel's tracer counts the transaction handles an enable of
+# a 64 MiB file starts, and those of an enable refused after the tree is
+# written (the items are dropped again); both must be batched.
+#
 # Speed: what btrfs adds to FS_IOC_ENABLE_VERITY beyond ext4 for the same
 # 64 MiB file, page cache warm, best of three.  Before the patches btrfs
 # spends one transaction handle per 2K Merkle item and is well above ext4.
@@ -85,6 +89,53 @@ fi
 [ "$(sha256sum <"$MNT/big")" = "$sum" ] || fail "nearly full: contents changed"
 umount "$MNT"
 btrfs_check "$SCRATCH_DEV"
+
+# Transaction handles, counted by the kernel's tracer for the enabling
+# process alone, so the check does not depend on timing.  A 64 MiB file has
+# a 516 KiB Merkle tree: 258 items of 2 KiB.  Unpatched, btrfs starts a
+# handle per item to write them (0003/0004) and another per item to drop
+# them when the enable fails (0005); batched, it needs a handle per several
+# leaves.  Allow one handle per 8 items, far above what batching needs.
+items=258
+max_handles=$((items / 8))
+handles() { # COMMAND...: btrfs_start_transaction calls made by COMMAND
+	"$(dirname "$0")/trace-calls" btrfs_start_transaction -- "$@" >/tmp/kt-trace.out 2>&1
+	local rc=$?
+	grep -q '^trace-calls: btrfs_start_transaction calls' /tmp/kt-trace.out ||
+		fail "trace-calls: $(cat /tmp/kt-trace.out)"
+	sed -n 's/^trace-calls: btrfs_start_transaction calls \([0-9]*\) .*/\1/p' /tmp/kt-trace.out
+	return $rc
+}
+mount_btrfs "$SCRATCH_DEV" "$MNT"
+make_file "$MNT/counted" 64
+make_file "$MNT/refused" 64
+sync
+n=$(handles fsverity enable "$MNT/counted") || fail "fsverity enable $MNT/counted: $(cat /tmp/kt-trace.out)"
+echo "enable, 64 MiB ($items Merkle items): $n transaction handles (limit $max_handles)"
+[ "$n" -le "$max_handles" ] ||
+	fail "enable started $n transaction handles for $items Merkle items: not batched"
+# A signature from a key the keyring lacks fails after the whole tree is
+# written, and btrfs drops it again: that is the rollback path.
+w=/tmp/kt-keys
+mkdir -p "$w"
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$w/key.pem" -out "$w/cert.pem" \
+	-subj /CN=kt-untrusted -days 2 2>/dev/null || fail "openssl could not make a certificate"
+fsverity sign "$MNT/refused" "$w/sig" --key="$w/key.pem" --cert="$w/cert.pem" >/dev/null ||
+	fail "fsverity sign"
+n=$(handles fsverity enable "$MNT/refused" --signature="$w/sig") &&
+	fail "enable with an untrusted signature succeeded"
+grep -q "Required key not available" /tmp/kt-trace.out ||
+	fail "untrusted signature: expected ENOKEY: $(cat /tmp/kt-trace.out)"
+fsverity measure "$MNT/refused" >/dev/null 2>&1 && fail "the refused enable left verity on"
+echo "refused enable, write and drop of $items items: $n transaction handles (limit $((2 * max_handles)))"
+[ "$n" -le $((2 * max_handles)) ] ||
+	fail "refused enable started $n transaction handles for $items Merkle items: drop not batched"
+umount "$MNT"
+btrfs_check "$SCRATCH_DEV"
+mount "$SCRATCH_DEV" "$MNT" || fail "remount after the refused enable"
+fsverity enable "$MNT/refused" && [ "$(measured "$MNT/refused")" = "$(expected "$MNT/refused")" ] ||
+	fail "enable after the rollback failed or gave a wrong digest"
+umount "$MNT"
 
 if [ "${RPMVERITY_TIMING_CHECKS:-0}" != 1 ]; then
 	echo "speed check skipped (RPMVERITY_TIMING_CHECKS=1 runs it; bench/kernel-enable-bench measures it)"
