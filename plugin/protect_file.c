@@ -148,7 +148,8 @@ rpmRC verity_protect_file(struct verity_plugin *vp, rpmfi fi, int fd,
 		rc = vp->set.require_fs_support ? RPMRC_FAIL : RPMRC_OK;
 	} else {
 		req = (struct verity_enable_req){
-			.fd = fd, .st = &st, .open_path = open_path,
+			.fd = fd, .writer = own_fd < 0,
+			.st = &st, .open_path = open_path,
 			.algo = vp->pkg->algo,
 			.sig = sig->der, .sig_len = sig->der_len,
 			.kernel_seconds = &vp->kernel_seconds,

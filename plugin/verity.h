@@ -89,7 +89,8 @@ enum verity_keyring_rc verity_keyring_setup(const struct verity_settings *s,
 
 /* enable.c: turn fs-verity on for one installed file. */
 struct verity_enable_req {
-	int fd;			/* rpm's descriptor for the file (may be a writer) */
+	int fd;			/* a descriptor of the file */
+	bool writer;		/* fd is rpm's, open for writing */
 	const struct stat *st;	/* fstat() of fd */
 	const char *open_path;	/* a path that reaches the same file now */
 	unsigned int algo;
