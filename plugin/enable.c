@@ -32,7 +32,7 @@ static int reopen_readonly(const struct verity_enable_req *req,
 {
 	char proc[64];
 	struct stat got;
-	int fd = open(req->open_path, O_RDONLY | O_NOFOLLOW | O_NOCTTY);
+	int fd = openat(req->dir_fd, req->name, O_RDONLY | O_NOFOLLOW | O_NOCTTY);
 
 	if (fd < 0) {
 		/* Without a chroot, /proc reaches the descriptor itself. */

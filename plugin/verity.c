@@ -43,6 +43,7 @@ static rpmRC verity_init(rpmPlugin plugin, rpmts ts)
 	trace("init");
 	if (vp == NULL)
 		return RPMRC_FAIL;
+	vp->dir_fd = -1;
 	rpmPluginSetData(plugin, vp);
 	if (!verity_settings_load(&vp->set))
 		return RPMRC_FAIL;
@@ -58,6 +59,7 @@ static void verity_cleanup(rpmPlugin plugin)
 	if (vp == NULL)
 		return;
 	verity_package_sigs_free(vp->pkg);
+	verity_forget_dir(vp);
 	verity_settings_free(&vp->set);
 	free(vp->unsupported);
 	free(vp);
@@ -238,6 +240,7 @@ static rpmRC verity_psm_post(rpmPlugin plugin, rpmte te, int res)
 	trace("psm_post");
 	verity_package_sigs_free(vp->pkg);
 	vp->pkg = NULL;
+	verity_forget_dir(vp);
 	return RPMRC_OK;
 }
 

@@ -92,7 +92,8 @@ struct verity_enable_req {
 	int fd;			/* a descriptor of the file */
 	bool writer;		/* fd is rpm's, open for writing */
 	const struct stat *st;	/* fstat() of fd */
-	const char *open_path;	/* a path that reaches the same file now */
+	int dir_fd;		/* name is relative to this (or AT_FDCWD) */
+	const char *name;	/* a name that reaches the same file now */
 	unsigned int algo;
 	const uint8_t *sig;
 	size_t sig_len;
@@ -127,6 +128,8 @@ struct verity_plugin {
 	bool pkg_skip;		/* its signatures are unusable (warned) */
 	dev_t *unsupported;	/* filesystems already reported */
 	size_t n_unsupported;
+	char *dir_name;		/* directory of the last file protected, */
+	int dir_fd;		/* kept open (O_PATH) while it repeats, or -1 */
 	/* For the transaction summary (%_fsverity_summary, rpm -vv): */
 	unsigned long n_protected;	/* files given fs-verity */
 	double plugin_seconds;		/* wall time in our hooks */
@@ -142,6 +145,9 @@ static inline rpmRC verity_fail_or_ok(const struct verity_plugin *vp)
 /* protect_file.c: a file this plugin would protect, judged from the package. */
 bool verity_wants_file(const struct verity_settings *s, mode_t mode,
 		       rpmfileAttrs flags);
+
+/* protect_file.c: close the directory kept open for the next file. */
+void verity_forget_dir(struct verity_plugin *vp);
 
 /* protect_file.c: fs-verity for a file rpm has written, not yet renamed. */
 rpmRC verity_protect_file(struct verity_plugin *vp, rpmfi fi, int fd,
