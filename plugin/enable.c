@@ -27,9 +27,9 @@
 #include <linux/fsverity.h>
 
 /* Open the file req names read-only, making sure it is rpm's file. */
-static int reopen_readonly(const struct verity_enable_req *req,
-			   const struct stat *want)
+static int reopen_readonly(const struct verity_enable_req *req)
 {
+	const struct stat *want = req->st;
 	char proc[64];
 	struct stat got;
 	int fd = openat(req->dir_fd, req->name, O_RDONLY | O_NOFOLLOW | O_NOCTTY);
@@ -58,7 +58,7 @@ static int reopen_readonly(const struct verity_enable_req *req,
  */
 static int drop_writer(const struct verity_enable_req *req)
 {
-	int ro = reopen_readonly(req, req->st);
+	int ro = reopen_readonly(req);
 
 	if (ro < 0)
 		return errno;
