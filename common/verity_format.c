@@ -38,9 +38,35 @@ size_t verity_format_digest(const struct verity_hash_alg *alg,
 	return 12 + (size_t)alg->digest_size;
 }
 
+/*
+ * The DER tag-length header at p (len bytes available): its size in *hdr and
+ * the length it announces in *body. False if it is cut off or uses more
+ * than 4 length bytes (no signature the kernel takes is that large).
+ */
+static bool der_header(const uint8_t *p, size_t len, size_t *hdr, size_t *body)
+{
+	size_t n;
+
+	if (len < 2)
+		return false;
+	if (p[1] < 0x80) {		/* short form */
+		*hdr = 2;
+		*body = p[1];
+		return true;
+	}
+	n = p[1] & 0x7f;		/* long form: 1 to 4 length bytes */
+	if (n == 0 || n > 4 || len < 2 + n)
+		return false;
+	*body = 0;
+	for (size_t i = 0; i < n; i++)
+		*body = *body << 8 | p[2 + i];
+	*hdr = 2 + n;
+	return true;
+}
+
 ssize_t verity_sig_length(const uint8_t *entry, size_t len)
 {
-	size_t hdr, body = 0;
+	size_t hdr, body;
 
 	if (len == 0)
 		return 0;
@@ -50,21 +76,32 @@ ssize_t verity_sig_length(const uint8_t *entry, size_t len)
 				return -1;
 		return 0;
 	}
-	if (len < 2)
+	if (!der_header(entry, len, &hdr, &body))
 		return -1;
-	if (entry[1] < 0x80) {		/* short form */
-		hdr = 2;
-		body = entry[1];
-	} else {			/* long form: 1 to 4 length bytes */
-		size_t n = entry[1] & 0x7f;
-
-		if (n == 0 || n > 4 || len < 2 + n)
-			return -1;
-		for (size_t i = 0; i < n; i++)
-			body = body << 8 | entry[2 + i];
-		hdr = 2 + n;
-	}
 	if (body > len - hdr || hdr + body > VERITY_MAX_SIG_SIZE)
 		return -1;
 	return (ssize_t)(hdr + body);
+}
+
+bool verity_sig_is_signed_data(const uint8_t *der, size_t len)
+{
+	/* OBJECT IDENTIFIER 1.2.840.113549.1.7.2, pkcs7-signedData */
+	static const uint8_t signed_data[] = {
+		0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02
+	};
+	size_t hdr, body, inner_hdr, inner_body;
+
+	if (len < 1 || der[0] != 0x30 || !der_header(der, len, &hdr, &body) ||
+	    hdr + body != len)
+		return false;
+	der += hdr;
+	len = body;
+	if (len < sizeof(signed_data) + 1 ||
+	    memcmp(der, signed_data, sizeof(signed_data)) != 0)
+		return false;
+	der += sizeof(signed_data);
+	len -= sizeof(signed_data);
+	/* content [0] EXPLICIT, filling the rest of the ContentInfo */
+	return der[0] == 0xa0 && der_header(der, len, &inner_hdr, &inner_body) &&
+	       inner_hdr + inner_body == len;
 }

@@ -11,21 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/pkcs7.h>
 #include <rpm/rpmbase64.h>
 #include <rpm/rpmtag.h>
 #include <rpm/rpmtd.h>
-
-static const char *der_problem(const uint8_t *der, size_t len)
-{
-	const unsigned char *p = der;
-	PKCS7 *p7 = d2i_PKCS7(NULL, &p, (long)len);
-
-	if (p7 == NULL)
-		return "malformed signature: not a PKCS#7 signature";
-	PKCS7_free(p7);
-	return NULL;
-}
 
 /* Fill in one file's entry from its base64 text. */
 static void decode_entry(const char *b64, struct verity_file_sig *f)
@@ -62,7 +50,9 @@ static void decode_entry(const char *b64, struct verity_file_sig *f)
 			tail_zero &= ((uint8_t *)raw)[i] == 0;
 		if (!tail_zero)
 			f->problem = "malformed signature: bytes after its end";
-		else if ((f->problem = der_problem(raw, (size_t)der_len)) == NULL)
+		else if (!verity_sig_is_signed_data(raw, (size_t)der_len))
+			f->problem = "malformed signature: not a PKCS#7 signature";
+		else
 			f->state = VERITY_SIG_OK;
 	}
 	if (f->state == VERITY_SIG_OK) {

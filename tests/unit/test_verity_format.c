@@ -66,10 +66,47 @@ static void test_sig_length(void)
 	CHECK(verity_sig_length(buf, sizeof(buf)) == -1);
 }
 
+static void test_signed_data(void)
+{
+	/* ContentInfo { signedData, [0] { SEQUENCE { INTEGER 1 } } } */
+	uint8_t sd[] = {
+		0x30, 0x12,
+		0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02,
+		0xa0, 0x05, 0x30, 0x03, 0x02, 0x01, 0x01,
+		0x00,	/* padding, outside the SEQUENCE */
+	};
+	uint8_t long_form[4 + 11 + 4 + 300] = {
+		0x30, 0x82, 0x01, 0x3b,
+		0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02,
+		0xa0, 0x82, 0x01, 0x2c,
+	};
+	/* "MAMCAQA=" from the plugin tests: SEQUENCE { INTEGER 0 } */
+	const uint8_t not_p7[] = { 0x30, 0x03, 0x02, 0x01, 0x00 };
+
+	CHECK(verity_sig_length(sd, sizeof(sd)) == 20);
+	CHECK(verity_sig_is_signed_data(sd, 20));
+	CHECK(!verity_sig_is_signed_data(sd, 21));	/* length must match */
+	CHECK(!verity_sig_is_signed_data(sd, 19));
+	CHECK(verity_sig_is_signed_data(long_form, sizeof(long_form)));
+	CHECK(!verity_sig_is_signed_data(not_p7, sizeof(not_p7)));
+	CHECK(!verity_sig_is_signed_data(sd, 0));
+	sd[12] = 0x01;			/* pkcs7-data, not signedData */
+	CHECK(!verity_sig_is_signed_data(sd, 20));
+	sd[12] = 0x02;
+	sd[13] = 0x30;			/* content not [0] */
+	CHECK(!verity_sig_is_signed_data(sd, 20));
+	sd[13] = 0xa0;
+	sd[14] = 0x04;			/* [0] shorter than what is left */
+	CHECK(!verity_sig_is_signed_data(sd, 20));
+	sd[14] = 0x05;
+	CHECK(verity_sig_is_signed_data(sd, 20));
+}
+
 int main(void)
 {
 	test_algorithms();
 	test_formatted_digest();
 	test_sig_length();
+	test_signed_data();
 	return check_report();
 }
