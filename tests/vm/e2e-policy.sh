@@ -4,7 +4,9 @@
 # not trust is refused under enforce and installed with a warning (no verity)
 # under warn (issue 4 item 3). With fs.verity.require_signatures=1 an unsigned
 # package is refused under enforce and the kernel itself refuses an unsigned
-# enable, while a signed package still installs (item 4).
+# enable, while a signed package still installs (item 4). Signatures broken
+# inside their PKCS#7 shell, or moved to other files, are refused by the
+# kernel and reported with the file's name.
 . "$(dirname "$0")/lib.sh"
 need_build
 
@@ -17,6 +19,15 @@ check_fails "enforce refuses vm-other (untrusted key)" rpmv enforce -i "$PKGS/vm
 check "the refusal comes from verity" rpm_said 'verity: .*(rejected|not trusted|ENOKEY|EKEYREJECTED|key|signature)'
 check_fails "vm-other is not in the rpmdb" rpm --root "$mnt" --dbpath /var/lib/rpm -q vm-other
 check_eq "none of its files appeared" "$(leftovers "$mnt")" ""
+echo "# signatures the plugin passes on and the kernel refuses"
+check_fails "enforce refuses vm-demo with signatures broken inside" rpmv enforce -i "$PKGS/vm-badsig-1.rpm"
+check "the kernel could not parse it, and the file is named" \
+	rpm_said '^error: verity: /[^ ]+: signature rejected: the kernel cannot parse it'
+check_fails "enforce refuses vm-demo with each signature on another file" rpmv enforce -i "$PKGS/vm-swapsig-1.rpm"
+check "the signature does not match, and the file is named" \
+	rpm_said "^error: verity: /[^ ]+: signature rejected: it does not match the file's contents"
+check_fails "neither is in the rpmdb" rpm --root "$mnt" --dbpath /var/lib/rpm -q vm-demo
+check_eq "none of their files appeared" "$(leftovers "$mnt")" ""
 check "warn installs vm-other" rpmv warn -i "$PKGS/vm-other-1.rpm"
 check "with a warning naming verity" rpm_said '^warning: verity: '
 check "its files are intact, without verity" installed_check vm-other vm-other-1.rpm --expect none

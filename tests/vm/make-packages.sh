@@ -7,6 +7,9 @@
 #   vm-demo-1.rpm vm-demo-2.rpm   signed with the trusted key
 #   vm-other-1.rpm                signed with the untrusted key
 #   vm-plain-1.rpm                no fs-verity signatures
+#   vm-badsig-1.rpm, vm-swapsig-1.rpm
+#                                 vm-demo-1 with every signature broken inside
+#                                 its PKCS#7 shell, or moved to another file
 #   payload/<package file name>/  each package's files, as built
 # usage: make-packages.sh OUTDIR   (needs $RPMVERITY_BUILD: the build tree)
 set -euo pipefail
@@ -48,5 +51,31 @@ sign trusted "$out/vm-demo-1.rpm" "$out/vm-demo-2.rpm"
 sign untrusted "$out/vm-other-1.rpm"
 "$signer" verify --cert "$out/trusted/cert.pem" "$out/vm-demo-1.rpm" "$out/vm-demo-2.rpm" >/dev/null ||
 	{ echo "make-packages: the signed packages do not verify" >&2; exit 1; }
+# Signatures only the kernel can refuse: the plugin checks no more than the
+# PKCS#7 outer shape. badsig: the SignedData SEQUENCE tag (byte 19, after the
+# ContentInfo, OID and [0] headers) made a SET; swapsig: each file gets the
+# next file's signature, valid but for other contents.
+tagedit=$build/tests/plugin/verity-tag-edit
+"$tagedit" "$out/vm-demo-1.rpm" --dump >"$out/top/sigs.txt"
+python3 - "$out/top" <<'PY'
+import base64, sys
+top = sys.argv[1]
+lines = open(f"{top}/sigs.txt").read().split("\n")[:-1]
+def broken(b64):
+    der = bytearray(base64.b64decode(b64))
+    assert der[15] == 0xa0 and der[19] == 0x30, "unexpected DER layout"
+    der[19] = 0x31
+    return base64.b64encode(der).decode()
+signed = [i for i, l in enumerate(lines) if l]
+swapped = list(lines)
+for a, b in zip(signed, signed[1:] + signed[:1]):
+    swapped[a] = lines[b]
+open(f"{top}/badsig.txt", "w").write("".join((broken(l) if l else "") + "\n" for l in lines))
+open(f"{top}/swapsig.txt", "w").write("".join(l + "\n" for l in swapped))
+PY
+for v in badsig swapsig; do
+	"$tagedit" "$out/vm-demo-1.rpm" "$out/vm-$v-1.rpm" --sigs "$out/top/$v.txt" ||
+		{ echo "make-packages: verity-tag-edit $v failed" >&2; exit 1; }
+done
 rm -rf "$out/top"
 echo "make-packages: test packages in $out"
