@@ -228,7 +228,7 @@ static void report(const struct verity_keyring_opts *o,
 		"%u already present, %u failed; keyring %s%s; .fs-verity holds "
 		"%u key%s (%.1f ms)\n", r->certs, r->certs == 1 ? "" : "s",
 		r->files, r->files == 1 ? "" : "s", r->added, r->present,
-		r->failed, r->locked ? "locked" : "not locked",
+		r->failed, r->locked ? "locked" : "lock not asked for",
 		r->required ? ", require_signatures set" : "", r->keyring_keys,
 		r->keyring_keys == 1 ? "" : "s", seconds * 1e3);
 }
