@@ -1,311 +1,40 @@
 // SPDX-License-Identifier: MIT
 /*
- * Puts the certificates named by %_fsverity_certs into the kernel's
- * .fs-verity keyring, the one FS_IOC_ENABLE_VERITY checks signatures
- * against, and applies the optional lock and require_signatures settings.
- *
- * A certificate is first parsed by the kernel into a private staging keyring,
- * so the kernel itself computes its key description ("subject: key id");
- * if .fs-verity already holds a key with that description the certificate
- * is not added again, otherwise the parsed key is linked into .fs-verity.
- * That keeps repeated transactions from piling up or replacing keys, and a
- * locked keyring that already holds the certificate is not an error.
+ * The plugin's entrance to common/verity_keyring.c, the code the boot-time
+ * loader (rpm-verity-load-certs) uses too: the settings come from the
+ * macros, the messages go to rpmlog.
  */
 #include "verity.h"
 
-#include <errno.h>
-#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include <keyutils.h>
-#include <openssl/bio.h>
-#include <openssl/pem.h>
-#include <openssl/x509.h>
-
-#define REQUIRE_SIGNATURES_SYSCTL "/proc/sys/fs/verity/require_signatures"
-
-/* The description part of keyctl_describe's "type;uid;gid;perm;desc". */
-static char *key_description(key_serial_t key, char **type_out)
+__attribute__((format(printf, 3, 4)))
+static void to_rpmlog(void *ctx, int level, const char *fmt, ...)
 {
-	char *raw = NULL, *p, *desc = NULL;
-	int fields = 0;
+	char *msg = NULL;
+	va_list ap;
 
-	if (keyctl_describe_alloc(key, &raw) < 0)
-		return NULL;
-	for (p = raw; *p && fields < 4; p++)
-		if (*p == ';')
-			fields++;
-	if (fields == 4) {
-		desc = strdup(p);
-		if (type_out) {
-			*strchr(raw, ';') = '\0';
-			*type_out = strdup(raw);
-		}
-	}
-	free(raw);
-	return desc;
-}
-
-static bool keyring_has(key_serial_t ring, const char *want_desc)
-{
-	key_serial_t *keys = NULL;
-	int len = keyctl_read_alloc(ring, (void **)&keys);
-	bool found = false;
-
-	for (int i = 0; !found && i < len / (int)sizeof(*keys); i++) {
-		char *type = NULL, *desc = key_description(keys[i], &type);
-
-		found = desc && type && strcmp(type, "asymmetric") == 0 &&
-			strcmp(desc, want_desc) == 0;
-		free(desc);
-		free(type);
-	}
-	free(keys);
-	return found;
-}
-
-static const char *add_key_reason(int err)
-{
-	switch (err) {
-	case EBADMSG:
-		return "the kernel cannot parse it as an X.509 certificate";
-	case ENOPKG:
-		return "the kernel lacks its key or hash algorithm";
-	case EKEYREJECTED:
-		return "the kernel rejected it";
-	default:
-		return strerror(err);
-	}
-}
-
-static bool add_cert(const char *file, const unsigned char *der, int len,
-		     key_serial_t ring, key_serial_t staging, int level)
-{
-	key_serial_t key = add_key("asymmetric", "", der, (size_t)len, staging);
-	char *desc;
-	bool ok = true;
-
-	if (key < 0) {
-		rpmlog(level, "verity: certificate %s not loaded: %s\n", file,
-		       add_key_reason(errno));
-		return false;
-	}
-	desc = key_description(key, NULL);
-	if (desc && keyring_has(ring, desc)) {
-		rpmlog(RPMLOG_DEBUG, "verity: certificate %s (%s) already in "
-		       ".fs-verity keyring\n", file, desc);
-	} else if (keyctl_link(key, ring) < 0) {
-		rpmlog(level, "verity: certificate %s not added to .fs-verity "
-		       "keyring: %s\n", file, errno == EPERM || errno == EACCES ?
-		       "the keyring is locked or not writable" :
-		       strerror(errno));
-		ok = false;
-	} else {
-		rpmlog(RPMLOG_INFO, "verity: certificate %s (%s) added to "
-		       ".fs-verity keyring\n", file, desc ? desc : "?");
-	}
-	free(desc);
-	keyctl_unlink(key, staging);
-	return ok;
-}
-
-static unsigned char *read_file(const char *path, long *len_out)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	size_t cap = 0, len = 0, n;
-
-	if (f == NULL)
-		return NULL;
-	do {
-		if (len == cap) {
-			unsigned char *nb = realloc(buf, cap ? cap * 2 : 8192);
-
-			if (nb == NULL) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 8192;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0 && len < (1 << 20));
-	if (ferror(f) || len >= (1 << 20)) {
-		free(buf);
-		fclose(f);
-		errno = EFBIG;
-		return NULL;
-	}
-	fclose(f);
-	*len_out = (long)len;
-	return buf;
-}
-
-/* The certificates to load, DER encoded, each with the file it came from. */
-struct cert_list {
-	size_t n;
-	struct cert {
-		char *file;
-		unsigned char *der;	/* OPENSSL_malloc'ed */
-		int len;
-	} *certs;
-};
-
-static bool cert_list_add(struct cert_list *l, const char *file, X509 *x)
-{
-	struct cert *grown = realloc(l->certs, (l->n + 1) * sizeof(*grown));
-	unsigned char *der = NULL;
-	int len;
-
-	if (grown == NULL)
-		return false;
-	l->certs = grown;
-	len = i2d_X509(x, &der);
-	if (len <= 0)
-		return false;
-	l->certs[l->n++] = (struct cert){
-		.file = strdup(file), .der = der, .len = len,
-	};
-	return l->certs[l->n - 1].file != NULL;
-}
-
-static void cert_list_free(struct cert_list *l)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		OPENSSL_free(l->certs[i].der);
-		free(l->certs[i].file);
-	}
-	free(l->certs);
-}
-
-/* Each certificate in a PEM file, or the one DER certificate. */
-static bool read_cert_file(const char *file, struct cert_list *l, int level)
-{
-	long len = 0;
-	unsigned char *data = read_file(file, &len);
-	size_t before = l->n;
-	bool ok = true;
-	X509 *cert;
-
-	if (data == NULL) {
-		rpmlog(level, "verity: cannot read certificate %s: %s\n", file,
-		       strerror(errno));
-		return false;
-	}
-	if (memmem(data, (size_t)len, "-----BEGIN", 10) != NULL) {
-		BIO *bio = BIO_new_mem_buf(data, (int)len);
-
-		while (ok && bio &&
-		       (cert = PEM_read_bio_X509(bio, NULL, NULL, NULL))) {
-			ok = cert_list_add(l, file, cert);
-			X509_free(cert);
-		}
-		BIO_free(bio);
-	} else {
-		const unsigned char *p = data;
-
-		cert = d2i_X509(NULL, &p, len);
-		if (cert != NULL)
-			ok = cert_list_add(l, file, cert);
-		X509_free(cert);
-	}
-	free(data);
-	if (ok && l->n == before) {
-		rpmlog(level, "verity: %s holds no X.509 certificate (PEM or "
-		       "DER)\n", file);
-		return false;
-	}
-	return ok;
-}
-
-static bool read_certs(const char *list, struct cert_list *l, int level)
-{
-	char *copy = strdup(list), *save = NULL, *file;
-	bool ok = copy != NULL;
-
-	for (file = ok ? strtok_r(copy, " \t\n", &save) : NULL; file;
-	     file = strtok_r(NULL, " \t\n", &save))
-		ok &= read_cert_file(file, l, level);
-	free(copy);
-	return ok;
-}
-
-static bool load_certs(const struct cert_list *l, key_serial_t ring,
-		       int level)
-{
-	key_serial_t staging;
-	bool ok = true;
-
-	if (l->n == 0)
-		return true;
-	staging = add_key("keyring", "rpm-verity:staging", NULL, 0,
-			  KEY_SPEC_PROCESS_KEYRING);
-	if (staging < 0) {
-		rpmlog(level, "verity: cannot create a staging keyring: %s\n",
-		       strerror(errno));
-		return false;
-	}
-	for (size_t i = 0; i < l->n; i++)
-		ok &= add_cert(l->certs[i].file, l->certs[i].der,
-			       l->certs[i].len, ring, staging, level);
-	keyctl_unlink(staging, KEY_SPEC_PROCESS_KEYRING);
-	return ok;
-}
-
-static bool require_signatures(int level)
-{
-	int fd = open(REQUIRE_SIGNATURES_SYSCTL, O_WRONLY | O_CLOEXEC);
-	bool ok = fd >= 0 && write(fd, "1\n", 2) == 2;
-
-	if (!ok)
-		rpmlog(level, "verity: cannot set %s: %s\n",
-		       REQUIRE_SIGNATURES_SYSCTL, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	return ok;
+	(void)ctx;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) >= 0)
+		rpmlog(level, "%s", msg);
+	va_end(ap);
+	free(msg);
 }
 
 enum verity_keyring_rc verity_keyring_setup(const struct verity_settings *s,
-					    int level)
+					    int fail_level)
 {
-	struct cert_list certs = { 0 };
-	enum verity_keyring_rc rc = VERITY_KEYRING_FAILED;
-	key_serial_t ring;
-	bool ok;
+	struct verity_keyring_opts o = {
+		.certs = s->certs,
+		.lock = s->lock_keyring,
+		.require_signatures = s->require_signatures,
+		.fail_level = fail_level,
+		.log = to_rpmlog,
+	};
+	struct verity_keyring_result r;
 
-	if (*s->certs == '\0' && !s->lock_keyring && !s->require_signatures)
-		return VERITY_KEYRING_OK;
-	/* Bad certificate files are reported whatever the kernel can do. */
-	if (!read_certs(s->certs, &certs, level))
-		goto out;
-	ring = find_key_by_type_and_desc("keyring", ".fs-verity", 0);
-	if (ring < 0) {
-		rc = VERITY_KEYRING_UNSUPPORTED;
-		goto out;
-	}
-	ok = load_certs(&certs, ring, level);
-	if (s->lock_keyring) {
-		/* EEXIST: it already carries a restriction. */
-		if (keyctl_restrict_keyring(ring, NULL, NULL) < 0 &&
-		    errno != EEXIST) {
-			rpmlog(level, "verity: cannot lock .fs-verity "
-			       "keyring: %s\n", strerror(errno));
-			ok = false;
-		} else {
-			rpmlog(RPMLOG_DEBUG, "verity: .fs-verity keyring "
-			       "locked\n");
-		}
-	}
-	if (s->require_signatures)
-		ok &= require_signatures(level);
-	rc = ok ? VERITY_KEYRING_OK : VERITY_KEYRING_FAILED;
-out:
-	cert_list_free(&certs);
-	return rc;
+	return verity_keyring_load(&o, &r);
 }
