@@ -121,81 +121,15 @@ out:
 	return rc;
 }
 
-/* The first line of @path, for --pass-file. */
-static char *read_passphrase(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-
-	if (!f) {
-		report(rstrscat(NULL, path, ": cannot read passphrase file: ",
-				strerror(errno), NULL));
-		return NULL;
-	}
-	n = getline(&line, &cap, f);
-	fclose(f);
-	if (n < 0) {
-		free(line);
-		return rstrdup("");
-	}
-	line[strcspn(line, "\r\n")] = '\0';
-	return line;
-}
-
-/* @value if given, else the expansion of @macro, else NULL. */
-static char *option_or_macro(const char *value, const char *macro)
-{
-	char *s;
-
-	if (value)
-		return rstrdup(value);
-	s = rpmExpand(macro, NULL);
-	if (s && *s)
-		return s;
-	free(s);
-	return NULL;
-}
-
-/* Checked before any work, so a typo costs nothing. */
-static int is_writable_dir(const char *dir)
-{
-	struct stat st;
-
-	if (stat(dir, &st) != 0) {
-		report(rstrscat(NULL, dir, ": output directory: ", strerror(errno), NULL));
-		return 0;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		report(rstrscat(NULL, dir, ": output directory: not a directory", NULL));
-		return 0;
-	}
-	if (access(dir, W_OK | X_OK) != 0) {
-		report(rstrscat(NULL, dir, ": output directory: ", strerror(errno), NULL));
-		return 0;
-	}
-	return 1;
-}
-
-static char *output_path(const char *outdir, const char *pkg)
-{
-	const char *base = strrchr(pkg, '/');
-
-	if (!outdir)
-		return rstrdup(pkg);
-	return rstrscat(NULL, outdir, "/", base ? base + 1 : pkg, NULL);
-}
-
 int cmd_sign(int argc, const char **argv)
 {
 	char *keyopt = NULL, *certopt = NULL, *algoopt = NULL;
 	char *passfile = NULL, *outdir = NULL;
-	char *keypath = NULL, *certpath = NULL, *algoname = NULL, *pass = NULL;
 	int jobs = 0, failed = 0, rc = 2;
 	struct poptOption opts[] = {
 		{ "key", 'k', POPT_ARG_STRING, &keyopt, 0,
-		  "private key, PEM (default: %_file_signing_key)", "KEY" },
+		  "private key: PEM file or pkcs11: URI (default: %_file_signing_key)",
+		  "KEY" },
 		{ "cert", 'c', POPT_ARG_STRING, &certopt, 0,
 		  "X.509 certificate, PEM or DER (default: %_file_signing_cert)",
 		  "CERT" },
@@ -216,7 +150,6 @@ int cmd_sign(int argc, const char **argv)
 	struct signing_key key = { 0 };
 	const struct verity_hash_alg *alg;
 	const char **pkgs;
-	char *err = NULL;
 
 	poptSetOtherOptionHelp(ctx, "[OPTIONS] PACKAGE.rpm...");
 	pkgs = parse_command_line(ctx, "sign", &jobs);
@@ -224,32 +157,10 @@ int cmd_sign(int argc, const char **argv)
 		goto out;
 
 	rc = 1;
-	keypath = option_or_macro(keyopt, "%{?_file_signing_key}");
-	certpath = option_or_macro(certopt, "%{?_file_signing_cert}");
-	algoname = option_or_macro(algoopt, "%{?_verity_algorithm}");
-	alg = verity_hash_alg_by_name(algoname ? algoname : "sha256");
-	if (!keypath || !certpath) {
-		report(rstrdup("no signing key or certificate: give --key and --cert, or set %_file_signing_key and %_file_signing_cert"));
+	alg = alg_option(algoopt);
+	if (!alg || (outdir && !is_writable_dir(outdir)) ||
+	    load_key_options(&key, keyopt, certopt, passfile) != 0)
 		goto out;
-	}
-	if (!alg) {
-		report(rstrscat(NULL, "unknown fs-verity hash algorithm '",
-				algoname, "' (use sha256 or sha512)", NULL));
-		goto out;
-	}
-	if (passfile) {
-		pass = read_passphrase(passfile);
-		if (!pass)
-			goto out;
-	} else {
-		pass = option_or_macro(NULL, "%{?_file_signing_key_password}");
-	}
-	if (outdir && !is_writable_dir(outdir))
-		goto out;
-	if (signing_key_load(&key, keypath, certpath, pass, &err) != 0) {
-		report(err);
-		goto out;
-	}
 	for (; *pkgs; pkgs++) {
 		char *dest = output_path(outdir, *pkgs);
 
@@ -264,12 +175,6 @@ out:
 	free(algoopt);
 	free(passfile);
 	free(outdir);
-	free(keypath);
-	free(certpath);
-	free(algoname);
-	if (pass)
-		OPENSSL_cleanse(pass, strlen(pass));
-	free(pass);
 	poptFreeContext(ctx);
 	return rc;
 }
