@@ -48,6 +48,14 @@ int line_next(struct line_reader *r, char **err)
 	int c;
 
 	r->nfields = 0;
+	if (!r->buf) {		/* an empty line still needs its terminator */
+		r->buf = malloc(256);
+		if (!r->buf) {
+			*err = line_error(r, "out of memory");
+			return -1;
+		}
+		r->cap = 256;
+	}
 	/* getc rather than getline: a line longer than the limit is never stored. */
 	while ((c = getc(r->in)) != EOF && c != '\n') {
 		if (len + 1 >= r->cap) {
