@@ -137,9 +137,9 @@ static EVP_PKEY *load_pem_key(const char *keypath, const char *passphrase,
 }
 
 /*
- * A token key's public half may not be on the token, so X509_check_private_key
- * cannot always compare them; a signature the certificate verifies proves
- * the pair for both kinds of key.
+ * OpenSSL's PKCS#7 signer compares key and certificate itself, so a pair
+ * that does not match cannot sign at all; say so first. A signature the
+ * certificate verifies then proves that the key (or the token) works.
  */
 static int check_pair(struct signing_key *key, const char *certpath,
 		      char **err)
@@ -150,16 +150,18 @@ static int check_pair(struct signing_key *key, const char *certpath,
 	char *why = NULL;
 	int len;
 
-	if (!key->token && !X509_check_private_key(key->cert, key->pkey)) {
-		rasprintf(err, "%s: certificate does not match the key %s",
-			  certpath, key->name);
+	if (!X509_check_private_key(key->cert, key->pkey)) {
+		/* libp11 learns an EC key's public point from a public key object */
+		rasprintf(err, "%s: certificate does not match the key %s%s",
+			  certpath, key->name,
+			  key->token && EVP_PKEY_get_base_id(key->pkey) == EVP_PKEY_EC ?
+			  " (or the token holds no public key under the key's id, which an ECDSA key needs)" : "");
 		return -1;
 	}
 	len = signing_key_sign(key, alg, probe, &der);
 	if (len < 0) {
-		rasprintf(err, "%s: cannot sign with this key (%s)%s", key->name,
-			  ssl_reason(), key->token && EVP_PKEY_get_base_id(key->pkey) == EVP_PKEY_EC ?
-			  "; the token must also hold the public key (or the certificate) under the key's id" : "");
+		rasprintf(err, "%s: cannot sign with this key (%s)", key->name,
+			  ssl_reason());
 		return -1;
 	}
 	if (verify_signature(key->cert, alg, probe, der, (size_t)len, &why)) {
