@@ -20,13 +20,10 @@ if [ ! -d "$GNUPGHOME" ]; then
 	gpg --batch --quiet --passphrase '' --quick-gen-key "$gpg_name" rsa2048 sign never 2>/dev/null
 fi
 
-# Packages, built once and cached (zstd -19 on 490 MB takes minutes).
-build() {  # build NAME SPECBODY-FILE: $cache/NAME.rpm
-	local name=$1 spec=$work/$1.spec rtop=$work/top-$1
-	[ -s "$cache/$name.rpm" ] && return
-	log "building $name.rpm (zstd level 19; cached in $cache afterwards)"
-	cat >"$spec" <<EOF
-Name: bench-$name
+# spec_head NAME: a benchmark spec up to its %install line.
+spec_head() {
+	cat <<EOF
+Name: $1
 Version: 1
 Release: 1
 Summary: rpm-verity benchmark package
@@ -38,10 +35,15 @@ AutoReqProv: no
 %description
 Benchmark content.
 %install
-$(cat "$2")
-%files
-/bench
 EOF
+}
+
+# Packages, built once and cached (zstd -19 on 490 MB takes minutes).
+build() {  # build NAME SPECBODY-FILE: $cache/NAME.rpm
+	local name=$1 spec=$work/$1.spec rtop=$work/top-$1
+	[ -s "$cache/$name.rpm" ] && return
+	log "building $name.rpm (zstd level 19; cached in $cache afterwards)"
+	{ spec_head "bench-$name"; cat "$2"; printf '%%files\n/bench\n'; } >"$spec"
 	mkdir -p "$rtop"
 	rpmbuild -bb --quiet --define "_topdir $rtop" --define "_binary_payload w19.zstdio" \
 		"$spec" >"$work/$name.build.log" 2>&1 || { tail "$work/$name.build.log" >&2; die "rpmbuild $name failed"; }
@@ -88,19 +90,7 @@ build_batch() {
 	mkdir -p "$cache/batch"
 	[ "$(find "$cache/batch" -name '*.rpm' | wc -l)" -ge "$n" ] && return
 	log "building $n batch packages (cached in $cache/batch afterwards)"
-	cat >"$spec" <<'SPEC'
-Name: bench-batch-%{idx}
-Version: 1
-Release: 1
-Summary: rpm-verity benchmark package
-License: various
-AutoReqProv: no
-%global __os_install_post %{nil}
-%global _build_id_links none
-%global debug_package %{nil}
-%description
-Benchmark content.
-%install
+	{ spec_head 'bench-batch-%{idx}'; cat <<'SPEC'; } >"$spec"
 mkdir -p %{buildroot}/bench/%{idx}
 cd %{buildroot}/bench/%{idx}
 python3 - %{idx} <<'PY'

@@ -47,14 +47,19 @@ int hardlink_source(rpmfiles files, int index, const unsigned char *have);
 /* @value if given, else the expansion of @macro, else NULL; malloc'ed. */
 char *option_or_macro(const char *value, const char *macro);
 
+/* --key, --cert and --pass-file, for POPT_ARG_INCLUDE_TABLE. */
+extern struct poptOption key_option_table[];
+#define KEY_OPTIONS { NULL, '\0', POPT_ARG_INCLUDE_TABLE, key_option_table, \
+		      0, "Signing key:", NULL }
+
 /*
  * Load the key (a PEM file or a pkcs11: URI) and certificate from --key,
  * --cert and --pass-file, defaulting to %_file_signing_key,
  * %_file_signing_cert and %_file_signing_key_password. Reports and returns
  * -1 on failure.
  */
-int load_key_options(struct signing_key *key, const char *keyopt,
-		     const char *certopt, const char *passfile);
+int load_key_options(struct signing_key *key);
+void free_key_options(void);
 
 /* --algo, else %_verity_algorithm, else sha256; NULL (reported) if unknown. */
 const struct verity_hash_alg *alg_option(const char *algoopt);

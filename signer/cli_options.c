@@ -52,8 +52,30 @@ char *option_or_macro(const char *value, const char *macro)
 	return NULL;
 }
 
-int load_key_options(struct signing_key *key, const char *keyopt,
-		     const char *certopt, const char *passfile)
+static char *keyopt, *certopt, *passfile;
+
+struct poptOption key_option_table[] = {
+	{ "key", 'k', POPT_ARG_STRING, &keyopt, 0,
+	  "private key: PEM file or pkcs11: URI (default: %_file_signing_key)",
+	  "KEY" },
+	{ "cert", 'c', POPT_ARG_STRING, &certopt, 0,
+	  "X.509 certificate, PEM or DER (default: %_file_signing_cert)",
+	  "CERT" },
+	{ "pass-file", 'p', POPT_ARG_STRING, &passfile, 0,
+	  "the key's passphrase or the token's PIN, first line of FILE "
+	  "(default: %_file_signing_key_password)", "FILE" },
+	POPT_TABLEEND
+};
+
+void free_key_options(void)
+{
+	free(keyopt);
+	free(certopt);
+	free(passfile);
+	keyopt = certopt = passfile = NULL;
+}
+
+int load_key_options(struct signing_key *key)
 {
 	char *keypath = option_or_macro(keyopt, "%{?_file_signing_key}");
 	char *certpath = option_or_macro(certopt, "%{?_file_signing_cert}");

@@ -123,22 +123,13 @@ out:
 
 int cmd_sign(int argc, const char **argv)
 {
-	char *keyopt = NULL, *certopt = NULL, *algoopt = NULL;
-	char *passfile = NULL, *outdir = NULL;
+	char *algoopt = NULL, *outdir = NULL;
 	int jobs = 0, failed = 0, rc = 2;
 	struct poptOption opts[] = {
-		{ "key", 'k', POPT_ARG_STRING, &keyopt, 0,
-		  "private key: PEM file or pkcs11: URI (default: %_file_signing_key)",
-		  "KEY" },
-		{ "cert", 'c', POPT_ARG_STRING, &certopt, 0,
-		  "X.509 certificate, PEM or DER (default: %_file_signing_cert)",
-		  "CERT" },
+		KEY_OPTIONS,
 		{ "algo", 'a', POPT_ARG_STRING, &algoopt, 0,
 		  "sha256 or sha512 (default: %_verity_algorithm, else sha256)",
 		  "ALGO" },
-		{ "pass-file", 'p', POPT_ARG_STRING, &passfile, 0,
-		  "read the key's passphrase from the first line of FILE "
-		  "(default: %_file_signing_key_password)", "FILE" },
 		{ "jobs", 'j', POPT_ARG_INT, &jobs, 0,
 		  "hashing and signing threads (default: all CPUs)", "N" },
 		{ "output-dir", 'o', POPT_ARG_STRING, &outdir, 0,
@@ -159,7 +150,7 @@ int cmd_sign(int argc, const char **argv)
 	rc = 1;
 	alg = alg_option(algoopt);
 	if (!alg || (outdir && !is_writable_dir(outdir)) ||
-	    load_key_options(&key, keyopt, certopt, passfile) != 0)
+	    load_key_options(&key) != 0)
 		goto out;
 	for (; *pkgs; pkgs++) {
 		char *dest = output_path(outdir, *pkgs);
@@ -170,10 +161,8 @@ int cmd_sign(int argc, const char **argv)
 	rc = failed;
 out:
 	signing_key_free(&key);
-	free(keyopt);
-	free(certopt);
+	free_key_options();
 	free(algoopt);
-	free(passfile);
 	free(outdir);
 	poptFreeContext(ctx);
 	return rc;

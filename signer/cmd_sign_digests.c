@@ -191,18 +191,10 @@ out:
 
 int cmd_sign_digests(int argc, const char **argv)
 {
-	char *keyopt = NULL, *certopt = NULL, *passfile = NULL, *outpath = NULL;
+	char *outpath = NULL;
 	int jobs = 0, rc = 2;
 	struct poptOption opts[] = {
-		{ "key", 'k', POPT_ARG_STRING, &keyopt, 0,
-		  "private key: PEM file or pkcs11: URI (default: %_file_signing_key)",
-		  "KEY" },
-		{ "cert", 'c', POPT_ARG_STRING, &certopt, 0,
-		  "X.509 certificate, PEM or DER (default: %_file_signing_cert)",
-		  "CERT" },
-		{ "pass-file", 'p', POPT_ARG_STRING, &passfile, 0,
-		  "the key's passphrase or the token's PIN, first line of FILE "
-		  "(default: %_file_signing_key_password)", "FILE" },
+		KEY_OPTIONS,
 		{ "jobs", 'j', POPT_ARG_INT, &jobs, 0,
 		  "signing threads (default: all CPUs)", "N" },
 		{ "output", 'o', POPT_ARG_STRING, &outpath, 0,
@@ -240,7 +232,7 @@ int cmd_sign_digests(int argc, const char **argv)
 		}
 	}
 	/* The key first: a wrong PIN is found before a long read. */
-	if (load_key_options(&key, keyopt, certopt, passfile) != 0 ||
+	if (load_key_options(&key) != 0 ||
 	    read_manifest(in, name, &s, &files) != 0)
 		goto out;
 	s.key = &key;
@@ -272,9 +264,7 @@ out:
 	free(s.pkgs);
 	free(s.work);
 	signing_key_free(&key);
-	free(keyopt);
-	free(certopt);
-	free(passfile);
+	free_key_options();
 	free(outpath);
 	poptFreeContext(ctx);
 	return rc;
