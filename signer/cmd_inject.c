@@ -28,6 +28,8 @@
 #include "signed_write.h"
 #include "signing_key.h"
 
+#define MAX_REPORTED	10	/* problem lines per package */
+
 /* One package: checked first, written after every package passed. */
 struct target {
 	const char *path;
@@ -173,11 +175,15 @@ static int check_target(struct target *t, const struct manifest_package *blocks,
 			else
 				t->entries[i] = rstrdup("");
 		}
-		if (t->problems[i]) {
+		/* a wrong key fails every file; the first few say enough */
+		if (t->problems[i] && bad++ < MAX_REPORTED)
 			report(file_msg(t->path, t->files, (int)i, "%s",
 					t->problems[i]));
-			bad = 1;
-		}
+	}
+	if (bad > MAX_REPORTED) {
+		rasprintf(&err, "%s: %d more files refused", t->path,
+			  bad - MAX_REPORTED);
+		report(err);
 	}
 	free(nevra);
 	return bad ? -1 : 0;
