@@ -79,8 +79,8 @@ for i in range(20000):
         o.write(data + b"\n# %%d\n" %% i)
 PY
 EOF
-build real "$work/real.install"
-build small "$work/small.install"
+[[ ,${sets:-real,small}, == *,real,* ]] && build real "$work/real.install"
+[[ ,${sets:-real,small}, == *,small,* ]] && build small "$work/small.install"
 
 # build_batch N: N packages of various sizes in $cache/batch (b001.rpm...):
 # 1 to 300 files each, 8 KiB to 4 MiB of real files from /usr (log-uniform,
