@@ -267,14 +267,46 @@ static int feed_file(struct pipeline *p, rpmfi fi, int index, uint64_t size)
 	return 0;
 }
 
+/*
+ * librpm maps each cpio entry to a header file by its path and checks that
+ * none is missing, but takes a path that comes twice: the package then
+ * means two things (rpm refuses to install it) and its file would be
+ * signed twice. Each header file gets one entry.
+ */
+static int check_once(struct pipeline *p, unsigned char *seen, int index)
+{
+	if (!seen[index]) {
+		seen[index] = 1;
+		return 0;
+	}
+	pthread_mutex_lock(&p->lock);
+	fail_locked(p, file_msg(p->pkg->path, p->files, index,
+				"appears twice in the payload (corrupted or crafted package)"));
+	pthread_mutex_unlock(&p->lock);
+	return -1;
+}
+
 static void read_payload(struct pipeline *p, FD_t payload)
 {
 	rpmfi fi = rpmfiNewArchiveReader(payload, p->files,
 					 RPMFI_ITER_READ_ARCHIVE);
-	int rc;
+	unsigned char *seen = calloc((size_t)rpmfilesFC(p->files) + 1, 1);
+	int rc = 0;
 
+	if (!fi || !seen) {
+		pthread_mutex_lock(&p->lock);
+		fail_locked(p, rstrscat(NULL, p->pkg->path,
+					fi ? ": out of memory" :
+					": cannot read payload (not a cpio archive)",
+					NULL));
+		pthread_mutex_unlock(&p->lock);
+		goto out;
+	}
 	while ((rc = rpmfiNext(fi)) >= 0 && !p->failed) {
 		uint64_t size = (uint64_t)rpmfiFSize(fi);
+
+		if (check_once(p, seen, rc) != 0)
+			break;
 
 		if (!S_ISREG(rpmfiFMode(fi)) || !rpmfiArchiveHasContent(fi) ||
 		    size == 0)
@@ -297,6 +329,8 @@ static void read_payload(struct pipeline *p, FD_t payload)
 		pthread_mutex_unlock(&p->lock);
 		free(why);
 	}
+out:
+	free(seen);
 	rpmfiArchiveClose(fi);
 	rpmfiFree(fi);
 }
