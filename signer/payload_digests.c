@@ -33,9 +33,17 @@ struct chunk {
 	uint8_t data[CHUNK_SIZE];
 };
 
+/*
+ * One file's content on its way from the reader to a worker. Two hold it:
+ * the reader, until it has queued the file's last chunk or given up, and
+ * the queue, then the worker that takes it. Whichever lets go last frees it
+ * (job_put_locked), so a worker that stops early (its file failed, or
+ * another did) cannot free a job the reader is still filling.
+ */
 struct file_job {
 	struct file_job *next;
 	int index;
+	int refs;			/* under the pipeline's lock */
 	uint64_t size;
 	struct chunk *head, *tail;	/* queued, not yet consumed */
 	/* owned by the worker that hashes it: */
@@ -152,9 +160,11 @@ int empty_file_digest(const struct verity_hash_alg *alg,
 	return compute_digest(alg, 0, NULL, read_nothing, digest);
 }
 
-static void release_job(struct pipeline *p, struct file_job *job)
+/* Let go of @job; the last holder returns its chunks and frees it. */
+static void job_put_locked(struct pipeline *p, struct file_job *job)
 {
-	pthread_mutex_lock(&p->lock);
+	if (--job->refs > 0)
+		return;
 	if (job->cur)
 		free_chunk_locked(p, job->cur);
 	while (job->head) {
@@ -163,7 +173,6 @@ static void release_job(struct pipeline *p, struct file_job *job)
 		job->head = c->next;
 		free_chunk_locked(p, c);
 	}
-	pthread_mutex_unlock(&p->lock);
 	free(job);
 }
 
@@ -198,12 +207,11 @@ static void *worker_main(void *arg)
 			err = file_msg(p->pkg->path, p->files, job->index,
 				       "cannot compute fs-verity digest: %s",
 				       strerror(-rc));
-		if (rc) {
-			pthread_mutex_lock(&p->lock);
+		pthread_mutex_lock(&p->lock);
+		if (rc)
 			fail_locked(p, err);
-			pthread_mutex_unlock(&p->lock);
-		}
-		release_job(p, job);
+		job_put_locked(p, job);
+		pthread_mutex_unlock(&p->lock);
 	}
 }
 
@@ -216,6 +224,7 @@ static int feed_file(struct pipeline *p, rpmfi fi, int index, uint64_t size)
 	if (!job)
 		return -ENOMEM;
 	job->index = index;
+	job->refs = 2;		/* the reader's and the queue's */
 	job->size = size;
 	job->p = p;
 
@@ -248,6 +257,10 @@ static int feed_file(struct pipeline *p, rpmfi fi, int index, uint64_t size)
 		}
 
 		pthread_mutex_lock(&p->lock);
+		if (p->failed) {	/* no worker will read it */
+			free_chunk_locked(p, c);
+			break;
+		}
 		if (c->len < want) {
 			free_chunk_locked(p, c);
 			fail_locked(p, file_msg(p->pkg->path, p->files, index,
@@ -263,6 +276,7 @@ static int feed_file(struct pipeline *p, rpmfi fi, int index, uint64_t size)
 		left -= c->len;
 		pthread_cond_broadcast(&p->work_ready);
 	}
+	job_put_locked(p, job);	/* the reader is done with it */
 	pthread_mutex_unlock(&p->lock);
 	return 0;
 }
@@ -387,12 +401,12 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 	for (int i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 
-	/* Jobs the workers never took (after a failure). */
+	/* Jobs the workers never took (after a failure): the queue's hold. */
 	while (p.jobs_head) {
 		struct file_job *job = p.jobs_head;
 
 		p.jobs_head = job->next;
-		free(job);
+		job_put_locked(&p, job);
 	}
 	pthread_cond_destroy(&p.work_ready);
 	pthread_cond_destroy(&p.chunk_freed);
