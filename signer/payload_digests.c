@@ -201,6 +201,8 @@ static void *worker_main(void *arg)
 
 		rc = p->failed ? -ECANCELED :
 		     compute_digest(p->alg, job->size, job, job_read, digest);
+		if (rc == 0 && p->failed)	/* no more signing after a failure */
+			rc = -ECANCELED;
 		if (rc == 0)
 			rc = p->fn(p->ctx, job->index, digest, &err) ? -1 : 0;
 		else if (rc != -EIO && rc != -ECANCELED)
