@@ -302,6 +302,34 @@ static int check_once(struct pipeline *p, unsigned char *seen, int index)
 	return -1;
 }
 
+/*
+ * librpm reads a symlink's target from the payload into a buffer of the
+ * size the header gives, so a header claiming a symlink of gigabytes costs
+ * that much memory and time before the payload is even looked at. A
+ * symlink's size is its target's length; refuse any other.
+ */
+static int check_symlink_sizes(struct pipeline *p)
+{
+	int fc = (int)rpmfilesFC(p->files);
+
+	for (int i = 0; i < fc; i++) {
+		const char *target = rpmfilesFLink(p->files, i);
+		uint64_t size = (uint64_t)rpmfilesFSize(p->files, i);
+		size_t len = target ? strlen(target) : 0;
+
+		if (!S_ISLNK(rpmfilesFMode(p->files, i)) ||
+		    (rpmfilesFFlags(p->files, i) & RPMFILE_GHOST) || size == len)
+			continue;
+		pthread_mutex_lock(&p->lock);
+		fail_locked(p, file_msg(p->pkg->path, p->files, i,
+					"symbolic link of %llu bytes to a target of %zu (corrupted package)",
+					(unsigned long long)size, len));
+		pthread_mutex_unlock(&p->lock);
+		return -1;
+	}
+	return 0;
+}
+
 static void read_payload(struct pipeline *p, FD_t payload)
 {
 	rpmfi fi = rpmfiNewArchiveReader(payload, p->files,
@@ -309,6 +337,8 @@ static void read_payload(struct pipeline *p, FD_t payload)
 	unsigned char *seen = calloc((size_t)rpmfilesFC(p->files) + 1, 1);
 	int rc = 0;
 
+	if (check_symlink_sizes(p) != 0)
+		goto out;
 	if (!fi || !seen) {
 		pthread_mutex_lock(&p->lock);
 		fail_locked(p, rstrscat(NULL, p->pkg->path,
