@@ -364,6 +364,18 @@ static void read_payload(struct pipeline *p, FD_t payload)
 			pthread_mutex_unlock(&p->lock);
 		}
 	}
+	if (rc == RPMERR_MISSING_FILE && !p->failed) {
+		/* librpm says only that some file is missing: name it */
+		for (int i = 0; i < (int)rpmfilesFC(p->files); i++) {
+			if (seen[i] || (rpmfilesFFlags(p->files, i) & RPMFILE_GHOST))
+				continue;
+			pthread_mutex_lock(&p->lock);
+			fail_locked(p, file_msg(p->pkg->path, p->files, i,
+						"missing from the payload (corrupted package)"));
+			pthread_mutex_unlock(&p->lock);
+			break;
+		}
+	}
 	if (rc < 0 && rc != RPMERR_ITER_END && !p->failed) {
 		char *why = rpmfileStrerror(rc);
 

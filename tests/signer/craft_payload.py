@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-# craft_payload.py IN OUT PATH [--hardlink]: a copy of the uncompressed
+# craft_payload.py IN OUT PATH [--drop]: a copy of the uncompressed
 # package IN whose cpio payload carries PATH twice, the second time with
-# other content of the same size, with the size tags and the payload
-# digest made consistent again, as an attacker would make them. The
-# signer must refuse it (tests/signer/payload_dups.sh).
+# other content of the same size (with --drop: not at all), with the size
+# tags and the payload digest made consistent again, as an attacker would
+# make them. The signer must refuse it (tests/signer/payload_dups.sh).
 import hashlib, struct, sys
 
 LEAD = 96
@@ -50,11 +50,17 @@ def main():
             break
     else:
         sys.exit(f"{path} not in the payload")
-    assert size > 0, f"{path} carries no content"
-    twin = bytearray(p[start:end])
-    for i in range(data - start, data - start + size):
-        twin[i] ^= 0x5a          # same size, other content
-    p = p[:end] + bytes(twin) + p[end:]
+    assert size > 0 or "--drop" in sys.argv[4:], f"{path} carries no content"
+    if "--drop" in sys.argv[4:]:
+        twin = b""
+        p = p[:start] + p[end:]
+        delta = start - end
+    else:
+        twin = bytearray(p[start:end])
+        for i in range(data - start, data - start + size):
+            twin[i] ^= 0x5a          # same size, other content
+        p = p[:end] + bytes(twin) + p[end:]
+        delta = len(twin)
     d = d[:payload_start] + p
 
     total = len(d) - hstart
@@ -64,10 +70,10 @@ def main():
         d[sig[SIG_LONGSIZE]:sig[SIG_LONGSIZE] + 8] = struct.pack(">Q", total)
     if SIG_PAYLOADSIZE in sig:
         o = sig[SIG_PAYLOADSIZE]
-        d[o:o + 4] = struct.pack(">I", struct.unpack(">I", d[o:o + 4])[0] + len(twin))
+        d[o:o + 4] = struct.pack(">I", struct.unpack(">I", d[o:o + 4])[0] + delta)
     if SIG_LONGARCHIVESIZE in sig:
         o = sig[SIG_LONGARCHIVESIZE]
-        d[o:o + 8] = struct.pack(">Q", struct.unpack(">Q", d[o:o + 8])[0] + len(twin))
+        d[o:o + 8] = struct.pack(">Q", struct.unpack(">Q", d[o:o + 8])[0] + delta)
     digest = hashlib.sha256(p).hexdigest().encode()
     for tag in (TAG_PAYLOADDIGEST, TAG_PAYLOADDIGESTALT):
         if tag in main_tags:

@@ -3,6 +3,7 @@
 # hardlink set that carries the set's content: sign refuses it naming the
 # package and the path, before anything is written (the input stays byte
 # for byte, no -o output, no sanitizer report), and verify reports it.
+# A file left out of the payload is named too.
 . "$(dirname "$0")/lib.sh"
 scratch
 key rsa2048
@@ -27,4 +28,11 @@ for c in plain:/opt/rvt/sizes/size-4097 hardlink:/opt/rvt/sub/c; do
 	expect_problem "verify, ${c%%:*} path twice" "dup-${c%%:*}-signed\.rpm: ${c#*:}: appears twice" \
 		"$RPMVERITY" verify --cert "$CERT" "$d/dup-${c%%:*}-signed.rpm"
 done
+
+note "a file missing from the payload is named"
+python3 "$(dirname "$0")/craft_payload.py" "$src" "$SCRATCH/missing.rpm" /opt/rvt/sizes/size-1 --drop ||
+	fail "cannot craft the missing file"
+expect_fail "sign, a file missing" "missing\.rpm: /opt/rvt/sizes/size-1: missing from the payload" \
+	"$RPMVERITY" sign --key "$KEY" --cert "$CERT" -o "$SCRATCH/out" "$SCRATCH/missing.rpm"
+[ -z "$(ls -A "$SCRATCH/out")" ] || fail "sign -o left $(ls -A "$SCRATCH/out")"
 same_state "after refusing the duplicates" "$d" "$before"
