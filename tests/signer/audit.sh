@@ -120,6 +120,41 @@ for walk in 0 1; do
 	grep -q '^missing .*/opt/rvt/sub/' "$OUT" && fail "walk=$walk: a symlink inside the root was not followed"
 done
 
+note "IMA signatures in the header (tag 5090): security.ima compared byte for byte"
+ima=$SCRATCH/pkgs/ima/kinds.rpm
+mkdir -p "${ima%/*}"
+# A made-up value per content (hardlinks share it, as real IMA signatures do).
+qf "$p" '[%{FILENAMES} %{FILEDIGESTS}\n]' | while read -r f digest; do
+	if grep -qxF "$f" "$SCRATCH/want"; then
+		printf '0603040a0b0c0d%s\n' "${digest:0:16}"
+	else
+		echo
+	fi
+done >"$SCRATCH/ima.txt"
+expect_ok "add IMA signatures" "$VERITY_TAG_EDIT" "$p" "$ima" --ima "$SCRATCH/ima.txt"
+R2=$SCRATCH/root2
+rpm --root "$R2" --dbpath $DB --initdb || fail "rpm --initdb"
+rpm --root "$R2" --dbpath $DB --justdb --nodeps --force-debian -i "$ima" || fail "rpm --justdb -i (IMA)"
+(cd "$R2" && rpm2cpio "$p" | cpio -idm --quiet) || fail "unpack kinds"
+[ -n "$(rpm --root "$R2" --dbpath $DB -q --qf '[%{FILESIGNATURES}]' rvt-kinds)" ] ||
+	fail "rpm did not keep the IMA signatures in the rpmdb"
+# Right on every file but three: one wrong, one with none, one with a byte more.
+paste -d' ' <(qf "$p" '[%{FILENAMES}\n]') "$SCRATCH/ima.txt" | while read -r f v; do
+	[ -n "$v" ] && setfattr -n security.ima -v "0x$v" "$R2$f"
+done
+setfattr -n security.ima -v 0x0603040a0b0c0d00 "$R2/opt/rvt/sizes/size-1"
+setfattr -x security.ima "$R2/opt/rvt/sizes/size-4097"
+v=$(paste -d' ' <(qf "$p" '[%{FILENAMES}\n]') "$SCRATCH/ima.txt" | awk '$1 == "/opt/rvt/sub/deeper/tool" { print $2 }')
+[ -n "$v" ] || fail "no IMA value for /opt/rvt/sub/deeper/tool"
+setfattr -n security.ima -v "0x${v}00" "$R2/opt/rvt/sub/deeper/tool" || fail "setfattr"
+run "$RPMVERITY" audit --root "$R2" --dbpath $DB --cert "$CERT"
+[ "$RC" = 1 ] || fail "exit status $RC, want 1"
+[ "$(grep -c '^ima-mismatch ' "$OUT")" = 3 ] || { _show audit; fail "want 3 ima-mismatch lines"; }
+for f in sizes/size-1 sizes/size-4097 sub/deeper/tool; do
+	expect_stdout "^ima-mismatch      /opt/rvt/$f$"
+done
+expect_stdout "^audit: 1 package, $n files checked, $((n + 3)) problems: $n verity-off, 3 ima-mismatch$"
+
 note "exit statuses and errors"
 run audit --cert "$CERT" no-such-package
 [ "$RC" = 1 ] || fail "a package not installed: exit $RC, want 1"
