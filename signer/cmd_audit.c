@@ -157,9 +157,8 @@ static void audit_header(struct audit *a, Header h)
 		report(err);
 		a->errors++;
 	} else if (!pkg.has_sigs) {
-		if (a->rep.verbose && !a->rep.json)
-			printf("%-17s %s (no fs-verity signatures)\n", "skipped",
-			       pkg.nevra);
+		audit_report_skip(&a->rep, pkg.nevra, pkg.nevra,
+				  "the package has no fs-verity signatures");
 	} else {
 		for (int i = 0; i < pkg.nfiles; i++)
 			audit_file(a, &pkg, i);
