@@ -32,7 +32,8 @@ int main(int argc, char **argv)
 {
 	static unsigned char sig[16384];
 	char line[4096], dir[4096] = "", path[8192];
-	struct { struct fsverity_digest d; unsigned char b[64]; } m;
+	unsigned long long m_buf[(sizeof(struct fsverity_digest) + 64 + 7) / 8];
+	struct fsverity_digest *m = (struct fsverity_digest *)m_buf;
 	struct fsverity_read_metadata_arg arg = {
 		.metadata_type = FS_VERITY_METADATA_TYPE_SIGNATURE,
 		.length = sizeof(sig), .buf_ptr = (unsigned long)sig,
@@ -68,8 +69,8 @@ int main(int argc, char **argv)
 			continue;
 		n++;
 		statx(fd, "", AT_EMPTY_PATH, STATX_TYPE, &sx);
-		m.d.digest_size = sizeof(m.b);
-		if (ioctl(fd, FS_IOC_MEASURE_VERITY, &m.d) == 0) {
+		m->digest_size = 64;
+		if (ioctl(fd, FS_IOC_MEASURE_VERITY, m) == 0) {
 			on++;
 			ioctl(fd, FS_IOC_READ_VERITY_METADATA, &arg);
 		}

@@ -18,10 +18,10 @@
 void audit_measure(int fd, struct audit_file_state *st)
 {
 	struct statx sx;
-	struct {
-		struct fsverity_digest d;
-		uint8_t buf[VERITY_MAX_DIGEST_SIZE];
-	} m;
+	/* struct fsverity_digest ends in a flexible array: room behind it. */
+	uint64_t m_buf[(sizeof(struct fsverity_digest) +
+			VERITY_MAX_DIGEST_SIZE + 7) / 8];
+	struct fsverity_digest *m = (struct fsverity_digest *)m_buf;
 	struct fsverity_read_metadata_arg arg = {
 		.metadata_type = FS_VERITY_METADATA_TYPE_SIGNATURE,
 		.length = sizeof(st->sig),
@@ -43,13 +43,13 @@ void audit_measure(int fd, struct audit_file_state *st)
 	if ((sx.stx_attributes_mask & STATX_ATTR_VERITY) &&
 	    !(sx.stx_attributes & STATX_ATTR_VERITY))
 		return;
-	m.d.digest_size = VERITY_MAX_DIGEST_SIZE;
-	if (ioctl(fd, FS_IOC_MEASURE_VERITY, &m.d) != 0)
+	m->digest_size = VERITY_MAX_DIGEST_SIZE;
+	if (ioctl(fd, FS_IOC_MEASURE_VERITY, m) != 0)
 		return;		/* ENODATA: no verity; ENOTTY: no support */
 	st->verity = st->measured = true;
-	st->digest_alg = m.d.digest_algorithm;
-	st->digest_size = m.d.digest_size;
-	memcpy(st->digest, m.d.digest, m.d.digest_size);
+	st->digest_alg = m->digest_algorithm;
+	st->digest_size = m->digest_size;
+	memcpy(st->digest, m->digest, m->digest_size);
 	n = ioctl(fd, FS_IOC_READ_VERITY_METADATA, &arg);
 	if (n < 0) {
 		st->sig_errno = errno;
