@@ -43,7 +43,7 @@ static unsigned char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	unsigned char *buf;
-	long n;
+	long n = 0;
 
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET))
