@@ -4,10 +4,10 @@
  * and each (signature, measured digest) pair verified once: the same file
  * shipped by several packages, or hardlinks, carry the same signature, and
  * a signature check costs far more than the system calls around it. The
- * checks themselves are the signer's (signing_key.c), not a second copy.
+ * checks themselves are the signer's (sig_verifier.c), not a second copy.
  */
 #include "audit.h"
-#include "signing_key.h"
+#include "sig_verifier.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +18,7 @@ struct sig_entry {
 	char *b64;		/* the key: the rpm header's text */
 	uint8_t *der;
 	size_t len;
-	PKCS7 *p7;		/* kept until its first digest is checked */
+	struct verity_sig_parts parts;	/* pointing into der */
 	int signer;		/* index in certs, or -1 */
 	enum audit_sig_verdict verdict;	/* untrusted or malformed, else OK */
 	/* The last digest checked against it, and the outcome. */
@@ -28,7 +28,7 @@ struct sig_entry {
 };
 
 struct audit_sigcache {
-	X509 *const *certs;
+	struct sig_verifier **certs;
 	size_t ncerts;
 	struct sig_entry **slots;	/* open addressing, power of two */
 	size_t cap, used;
@@ -49,7 +49,10 @@ struct audit_sigcache *audit_sigcache_new(X509 *const *certs, size_t ncerts)
 {
 	struct audit_sigcache *c = rcalloc(1, sizeof(*c));
 
-	c->certs = certs;
+	c->certs = rcalloc(ncerts ? ncerts : 1, sizeof(*c->certs));
+	for (size_t i = 0; i < ncerts; i++)
+		if (!(c->certs[i] = sig_verifier_new(certs[i])))
+			abort();	/* out of memory, as rmalloc does */
 	c->ncerts = ncerts;
 	c->cap = 1024;
 	c->slots = rcalloc(c->cap, sizeof(*c->slots));
@@ -58,7 +61,6 @@ struct audit_sigcache *audit_sigcache_new(X509 *const *certs, size_t ncerts)
 
 static void entry_free(struct sig_entry *e)
 {
-	PKCS7_free(e->p7);
 	free(e->der);
 	free(e->b64);
 	free(e);
@@ -71,6 +73,9 @@ void audit_sigcache_free(struct audit_sigcache *c)
 	for (size_t i = 0; i < c->cap; i++)
 		if (c->slots[i])
 			entry_free(c->slots[i]);
+	for (size_t i = 0; i < c->ncerts; i++)
+		sig_verifier_free(c->certs[i]);
+	free(c->certs);
 	free(c->slots);
 	free(c);
 }
@@ -106,7 +111,6 @@ static struct sig_entry *entry_new(const struct audit_sigcache *c,
 	void *raw = NULL;
 	size_t raw_len = 0;
 	ssize_t len;
-	char *why = NULL;
 
 	e->b64 = rstrdup(b64);
 	e->signer = -1;
@@ -124,11 +128,11 @@ static struct sig_entry *entry_new(const struct audit_sigcache *c,
 	}
 	e->der = raw;
 	e->len = (size_t)len;
-	e->p7 = signature_parse(e->der, e->len, &why);
-	free(why);
-	if (!e->p7)
+	if (!verity_sig_parts(e->der, e->len, &e->parts))
 		return e;
-	e->signer = signature_signer(e->p7, c->certs, c->ncerts);
+	for (size_t i = 0; e->signer < 0 && i < c->ncerts; i++)
+		if (sig_verifier_signed_by(c->certs[i], &e->parts, e->der, e->len))
+			e->signer = (int)i;
 	e->verdict = e->signer < 0 ? AUDIT_SIG_UNTRUSTED : AUDIT_SIG_OK;
 	return e;
 }
@@ -164,20 +168,13 @@ enum audit_sig_verdict audit_sigcache_check(struct audit_sigcache *c,
 	if (e->checked != AUDIT_SIG_MALFORMED && e->alg == alg->id &&
 	    !memcmp(e->digest, digest, alg->digest_size))
 		return e->checked;
-	if (!e->p7)	/* checked before against another digest: rare */
-		e->p7 = signature_parse(e->der, e->len, &why);
-	free(why);
-	why = NULL;
 	c->verifications++;
-	e->checked = e->p7 && signature_check(e->p7, c->certs[e->signer], alg,
-					      digest, &why) == 0 ?
+	e->checked = sig_verifier_check(c->certs[e->signer], &e->parts, e->der,
+					e->len, alg, digest, &why) == 0 ?
 		     AUDIT_SIG_OK : AUDIT_SIG_MISMATCH;
 	free(why);
 	e->alg = alg->id;
 	memcpy(e->digest, digest, alg->digest_size);
-	/* Most signatures are met once: keep the cache small. */
-	PKCS7_free(e->p7);
-	e->p7 = NULL;
 	return e->checked;
 }
 

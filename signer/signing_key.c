@@ -320,83 +320,23 @@ out:
 	return found;
 }
 
-/*
- * The kernel's check: fs-verity signatures carry no signed attributes, so
- * the signature is over the hash of the formatted digest alone. Checking
- * that hash with the public key directly costs what `openssl speed` says a
- * verification costs; PKCS7_verify() spends four times as much again on BIO
- * chains and lookups. Returns 1 (valid), 0 (not), -1 (not this shape: a
- * signature with signed attributes goes the long way).
- */
-static int check_without_attributes(PKCS7 *p7, X509 *cert, const uint8_t *msg,
-				    size_t len)
-{
-	STACK_OF(PKCS7_SIGNER_INFO) *infos = PKCS7_get_signer_info(p7);
-	PKCS7_SIGNER_INFO *si;
-	X509_ALGOR *dalg = NULL;
-	const EVP_MD *md;
-	EVP_PKEY_CTX *ctx;
-	uint8_t hash[EVP_MAX_MD_SIZE];
-	unsigned int hlen = 0;
-	int ok;
-
-	if (!infos || sk_PKCS7_SIGNER_INFO_num(infos) != 1)
-		return -1;
-	si = sk_PKCS7_SIGNER_INFO_value(infos, 0);
-	if (sk_X509_ATTRIBUTE_num(PKCS7_get_signed_attributes(si)) > 0)
-		return -1;
-	PKCS7_SIGNER_INFO_get0_algs(si, NULL, &dalg, NULL);
-	md = dalg ? EVP_get_digestbyobj(dalg->algorithm) : NULL;
-	if (!md || !si->enc_digest ||
-	    EVP_Digest(msg, len, hash, &hlen, md, NULL) != 1)
-		return 0;
-	ctx = EVP_PKEY_CTX_new(X509_get0_pubkey(cert), NULL);
-	ok = ctx && EVP_PKEY_verify_init(ctx) == 1 &&
-	     EVP_PKEY_CTX_set_signature_md(ctx, md) == 1 &&
-	     EVP_PKEY_verify(ctx, si->enc_digest->data,
-			     (size_t)si->enc_digest->length, hash, hlen) == 1;
-	EVP_PKEY_CTX_free(ctx);
-	return ok;
-}
-
 int signature_check(PKCS7 *p7, X509 *cert, const struct verity_hash_alg *alg,
 		    const uint8_t *digest, char **why)
 {
 	uint8_t formatted[VERITY_FORMATTED_DIGEST_MAX];
 	size_t flen = verity_format_digest(alg, digest, formatted);
-	STACK_OF(X509) *certs = NULL;
-	BIO *content = NULL;
-	int ok = check_without_attributes(p7, cert, formatted, flen);
-
-	if (ok < 0) {
-		certs = sk_X509_new_null();
-		content = BIO_new_mem_buf(formatted, (int)flen);
-		ok = certs && content && sk_X509_push(certs, cert) &&
-		     PKCS7_verify(p7, certs, NULL, content, NULL,
-				  SIGNER_FLAGS) == 1;
-		sk_X509_free(certs);
-		BIO_free(content);
-	}
-	ERR_clear_error();
-	if (ok == 1)
-		return 0;
-	rasprintf(why, "signature does not match the file's fs-verity digest");
-	return -1;
-}
-
-int verify_signature(X509 *cert, const struct verity_hash_alg *alg,
-		     const uint8_t *digest, const uint8_t *der, size_t len,
-		     char **why)
-{
-	PKCS7 *p7 = signature_parse(der, len, why);
+	STACK_OF(X509) *certs = sk_X509_new_null();
+	BIO *content = BIO_new_mem_buf(formatted, (int)flen);
 	int rc = -1;
 
-	if (!p7)
-		return -1;
-	if (signature_signer(p7, &cert, 1) < 0)
-		rasprintf(why, "signed by a key other than the certificate's");
+	if (!certs || !content || !sk_X509_push(certs, cert))
+		rasprintf(why, "out of memory");
+	else if (PKCS7_verify(p7, certs, NULL, content, NULL, SIGNER_FLAGS) != 1)
+		rasprintf(why, "signature does not match the file's fs-verity digest");
 	else
-		rc = signature_check(p7, cert, alg, digest, why);
-	PKCS7_free(p7);
+		rc = 0;
+	sk_X509_free(certs);
+	BIO_free(content);
+	ERR_clear_error();
 	return rc;
 }
