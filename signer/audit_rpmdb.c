@@ -11,6 +11,16 @@
 #include <rpm/rpmstring.h>
 #include <rpm/rpmtag.h>
 
+/*
+ * Only what audit reads: names, modes, flags and states. rpm's query set
+ * would also decode every file's digest and fs-verity signature up front.
+ */
+#define AUDIT_FI_FLAGS \
+	(RPMFI_FLAGS_QUERY | RPMFI_NOFILEUSER | RPMFI_NOFILEGROUP | \
+	 RPMFI_NOFILESIZES | RPMFI_NOFILECAPS | RPMFI_NOFILELINKTOS | \
+	 RPMFI_NOFILEDIGESTS | RPMFI_NOFILEMTIMES | RPMFI_NOFILERDEVS | \
+	 RPMFI_NOFILEINODES | RPMFI_NOFILESIGNATURES | RPMFI_NOVERITYSIGNATURES)
+
 int audit_pkg_load(struct audit_pkg *pkg, Header h, bool sign_config_files,
 		   char **err)
 {
@@ -22,7 +32,7 @@ int audit_pkg_load(struct audit_pkg *pkg, Header h, bool sign_config_files,
 	pkg->h = h;
 	pkg->sign_config_files = sign_config_files;
 	pkg->nevra = headerGetAsString(h, RPMTAG_NEVRA);
-	pkg->files = rpmfilesNew(NULL, h, RPMTAG_BASENAMES, RPMFI_FLAGS_QUERY);
+	pkg->files = rpmfilesNew(NULL, h, RPMTAG_BASENAMES, AUDIT_FI_FLAGS);
 	pkg->nfiles = pkg->files ? rpmfilesFC(pkg->files) : 0;
 	if (!headerGet(h, VERITY_TAG_SIGNATURES, &pkg->sigs, HEADERGET_MINMEM))
 		return 0;
