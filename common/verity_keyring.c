@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * Puts the certificates named by %_fsverity_certs into the kernel's
- * .fs-verity keyring, the one FS_IOC_ENABLE_VERITY checks signatures
- * against, and applies the optional lock and require_signatures settings.
+ * Puts certificates into the kernel's .fs-verity keyring, the one
+ * FS_IOC_ENABLE_VERITY and every later first open of a signed file check
+ * signatures against, and applies the optional lock and require_signatures
+ * settings. Used by the plugin and by rpm-verity-load-certs alike.
  *
  * A certificate is first parsed by the kernel into a private staging keyring,
  * so the kernel itself computes its key description ("subject: key id");
  * if .fs-verity already holds a key with that description the certificate
  * is not added again, otherwise the parsed key is linked into .fs-verity.
- * That keeps repeated transactions from piling up or replacing keys, and a
- * locked keyring that already holds the certificate is not an error.
+ * That keeps repeated transactions and boots from piling up or replacing
+ * keys, and a locked keyring that already holds the certificate is not an
+ * error.
  */
-#include "verity.h"
+#include "verity_keyring.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include <keyutils.h>
@@ -25,7 +28,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
-#define REQUIRE_SIGNATURES_SYSCTL "/proc/sys/fs/verity/require_signatures"
+#define LOG(o, level, ...) (o)->log((o)->log_ctx, (level), __VA_ARGS__)
 
 /* The description part of keyctl_describe's "type;uid;gid;perm;desc". */
 static char *key_description(key_serial_t key, char **type_out)
@@ -49,13 +52,18 @@ static char *key_description(key_serial_t key, char **type_out)
 	return desc;
 }
 
-static bool keyring_has(key_serial_t ring, const char *want_desc)
+/* Whether ring holds an asymmetric key described as want_desc; its size. */
+static bool keyring_has(key_serial_t ring, const char *want_desc,
+			unsigned int *nkeys)
 {
 	key_serial_t *keys = NULL;
 	int len = keyctl_read_alloc(ring, (void **)&keys);
 	bool found = false;
+	int n = len > 0 ? len / (int)sizeof(*keys) : 0;
 
-	for (int i = 0; !found && i < len / (int)sizeof(*keys); i++) {
+	if (nkeys)
+		*nkeys = (unsigned int)n;
+	for (int i = 0; want_desc && !found && i < n; i++) {
 		char *type = NULL, *desc = key_description(keys[i], &type);
 
 		found = desc && type && strcmp(type, "asymmetric") == 0 &&
@@ -81,31 +89,41 @@ static const char *add_key_reason(int err)
 	}
 }
 
-static bool add_cert(const char *file, const unsigned char *der, int len,
-		     key_serial_t ring, key_serial_t staging, int level)
+static bool add_cert(const struct verity_keyring_opts *o,
+		     struct verity_keyring_result *r, const char *file,
+		     const unsigned char *der, int len, key_serial_t ring,
+		     key_serial_t staging)
 {
 	key_serial_t key = add_key("asymmetric", "", der, (size_t)len, staging);
 	char *desc;
 	bool ok = true;
 
 	if (key < 0) {
-		rpmlog(level, "verity: certificate %s not loaded: %s\n", file,
-		       add_key_reason(errno));
+		LOG(o, o->fail_level, "verity: certificate %s not loaded: %s\n",
+		    file, add_key_reason(errno));
+		r->failed++;
 		return false;
 	}
 	desc = key_description(key, NULL);
-	if (desc && keyring_has(ring, desc)) {
-		rpmlog(RPMLOG_DEBUG, "verity: certificate %s (%s) already in "
-		       ".fs-verity keyring\n", file, desc);
+	if (desc && keyring_has(ring, desc, NULL)) {
+		LOG(o, LOG_DEBUG, "verity: certificate %s (%s) already in "
+		    ".fs-verity keyring\n", file, desc);
+		r->present++;
+	} else if (o->check_only) {
+		LOG(o, LOG_NOTICE, "verity: certificate %s (%s) is not in "
+		    ".fs-verity keyring\n", file, desc ? desc : "?");
+		r->missing++;
 	} else if (keyctl_link(key, ring) < 0) {
-		rpmlog(level, "verity: certificate %s not added to .fs-verity "
-		       "keyring: %s\n", file, errno == EPERM || errno == EACCES ?
-		       "the keyring is locked or not writable" :
-		       strerror(errno));
+		LOG(o, o->fail_level, "verity: certificate %s not added to "
+		    ".fs-verity keyring: %s\n", file,
+		    errno == EPERM || errno == EACCES ?
+		    "the keyring is locked or not writable" : strerror(errno));
+		r->failed++;
 		ok = false;
 	} else {
-		rpmlog(RPMLOG_INFO, "verity: certificate %s (%s) added to "
-		       ".fs-verity keyring\n", file, desc ? desc : "?");
+		LOG(o, LOG_INFO, "verity: certificate %s (%s) added to "
+		    ".fs-verity keyring\n", file, desc ? desc : "?");
+		r->added++;
 	}
 	free(desc);
 	keyctl_unlink(key, staging);
@@ -137,9 +155,11 @@ static unsigned char *read_file(const char *path, long *len_out)
 		len += n;
 	} while (n > 0 && len < (1 << 20));
 	if (ferror(f) || len >= (1 << 20)) {
+		int err = ferror(f) ? EIO : EFBIG;
+
 		free(buf);
 		fclose(f);
-		errno = EFBIG;
+		errno = err;
 		return NULL;
 	}
 	fclose(f);
@@ -185,7 +205,8 @@ static void cert_list_free(struct cert_list *l)
 }
 
 /* Each certificate in a PEM file, or the one DER certificate. */
-static bool read_cert_file(const char *file, struct cert_list *l, int level)
+static bool read_cert_file(const struct verity_keyring_opts *o,
+			   const char *file, struct cert_list *l)
 {
 	long len = 0;
 	unsigned char *data = read_file(file, &len);
@@ -194,8 +215,8 @@ static bool read_cert_file(const char *file, struct cert_list *l, int level)
 	X509 *cert;
 
 	if (data == NULL) {
-		rpmlog(level, "verity: cannot read certificate %s: %s\n", file,
-		       strerror(errno));
+		LOG(o, o->fail_level, "verity: cannot read certificate %s: "
+		    "%s\n", file, strerror(errno));
 		return false;
 	}
 	if (memmem(data, (size_t)len, "-----BEGIN", 10) != NULL) {
@@ -217,27 +238,35 @@ static bool read_cert_file(const char *file, struct cert_list *l, int level)
 	}
 	free(data);
 	if (ok && l->n == before) {
-		rpmlog(level, "verity: %s holds no X.509 certificate (PEM or "
-		       "DER)\n", file);
+		LOG(o, o->fail_level, "verity: %s holds no X.509 certificate "
+		    "(PEM or DER)\n", file);
 		return false;
 	}
 	return ok;
 }
 
-static bool read_certs(const char *list, struct cert_list *l, int level)
+static bool read_certs(const struct verity_keyring_opts *o,
+		       struct cert_list *l, struct verity_keyring_result *r)
 {
-	char *copy = strdup(list), *save = NULL, *file;
+	char *copy = strdup(o->certs ? o->certs : ""), *save = NULL, *file;
 	bool ok = copy != NULL;
 
 	for (file = ok ? strtok_r(copy, " \t\n", &save) : NULL; file;
-	     file = strtok_r(NULL, " \t\n", &save))
-		ok &= read_cert_file(file, l, level);
+	     file = strtok_r(NULL, " \t\n", &save)) {
+		r->files++;
+		if (!read_cert_file(o, file, l)) {
+			r->failed++;
+			ok = false;
+		}
+	}
 	free(copy);
+	r->certs = (unsigned int)l->n;
 	return ok;
 }
 
-static bool load_certs(const struct cert_list *l, key_serial_t ring,
-		       int level)
+static bool load_certs(const struct verity_keyring_opts *o,
+		       struct verity_keyring_result *r,
+		       const struct cert_list *l, key_serial_t ring)
 {
 	key_serial_t staging;
 	bool ok = true;
@@ -247,63 +276,72 @@ static bool load_certs(const struct cert_list *l, key_serial_t ring,
 	staging = add_key("keyring", "rpm-verity:staging", NULL, 0,
 			  KEY_SPEC_PROCESS_KEYRING);
 	if (staging < 0) {
-		rpmlog(level, "verity: cannot create a staging keyring: %s\n",
-		       strerror(errno));
+		LOG(o, o->fail_level, "verity: cannot create a staging "
+		    "keyring: %s\n", strerror(errno));
 		return false;
 	}
 	for (size_t i = 0; i < l->n; i++)
-		ok &= add_cert(l->certs[i].file, l->certs[i].der,
-			       l->certs[i].len, ring, staging, level);
+		ok &= add_cert(o, r, l->certs[i].file, l->certs[i].der,
+			       l->certs[i].len, ring, staging);
 	keyctl_unlink(staging, KEY_SPEC_PROCESS_KEYRING);
 	return ok;
 }
 
-static bool require_signatures(int level)
+static bool lock_keyring(const struct verity_keyring_opts *o,
+			 struct verity_keyring_result *r, key_serial_t ring)
 {
-	int fd = open(REQUIRE_SIGNATURES_SYSCTL, O_WRONLY | O_CLOEXEC);
+	/* EEXIST: it already carries a restriction. */
+	if (keyctl_restrict_keyring(ring, NULL, NULL) < 0 && errno != EEXIST) {
+		LOG(o, o->fail_level, "verity: cannot lock .fs-verity "
+		    "keyring: %s\n", strerror(errno));
+		return false;
+	}
+	LOG(o, LOG_DEBUG, "verity: .fs-verity keyring locked\n");
+	r->locked = true;
+	return true;
+}
+
+static bool require_signatures(const struct verity_keyring_opts *o,
+			       struct verity_keyring_result *r)
+{
+	int fd = open(VERITY_REQUIRE_SIGNATURES_SYSCTL, O_WRONLY | O_CLOEXEC);
 	bool ok = fd >= 0 && write(fd, "1\n", 2) == 2;
 
 	if (!ok)
-		rpmlog(level, "verity: cannot set %s: %s\n",
-		       REQUIRE_SIGNATURES_SYSCTL, strerror(errno));
+		LOG(o, o->fail_level, "verity: cannot set %s: %s\n",
+		    VERITY_REQUIRE_SIGNATURES_SYSCTL, strerror(errno));
 	if (fd >= 0)
 		close(fd);
+	r->required = ok;
 	return ok;
 }
 
-enum verity_keyring_rc verity_keyring_setup(const struct verity_settings *s,
-					    int level)
+enum verity_keyring_rc verity_keyring_load(const struct verity_keyring_opts *o,
+					   struct verity_keyring_result *r)
 {
 	struct cert_list certs = { 0 };
 	enum verity_keyring_rc rc = VERITY_KEYRING_FAILED;
 	key_serial_t ring;
 	bool ok;
 
-	if (*s->certs == '\0' && !s->lock_keyring && !s->require_signatures)
+	*r = (struct verity_keyring_result){ 0 };
+	if ((o->certs == NULL || strspn(o->certs, " \t\n") == strlen(o->certs))
+	    && !o->lock && !o->require_signatures && !o->check_only)
 		return VERITY_KEYRING_OK;
 	/* Bad certificate files are reported whatever the kernel can do. */
-	if (!read_certs(s->certs, &certs, level))
+	if (!read_certs(o, &certs, r))
 		goto out;
 	ring = find_key_by_type_and_desc("keyring", ".fs-verity", 0);
 	if (ring < 0) {
 		rc = VERITY_KEYRING_UNSUPPORTED;
 		goto out;
 	}
-	ok = load_certs(&certs, ring, level);
-	if (s->lock_keyring) {
-		/* EEXIST: it already carries a restriction. */
-		if (keyctl_restrict_keyring(ring, NULL, NULL) < 0 &&
-		    errno != EEXIST) {
-			rpmlog(level, "verity: cannot lock .fs-verity "
-			       "keyring: %s\n", strerror(errno));
-			ok = false;
-		} else {
-			rpmlog(RPMLOG_DEBUG, "verity: .fs-verity keyring "
-			       "locked\n");
-		}
-	}
-	if (s->require_signatures)
-		ok &= require_signatures(level);
+	ok = load_certs(o, r, &certs, ring);
+	if (!o->check_only && o->lock)
+		ok &= lock_keyring(o, r, ring);
+	if (!o->check_only && o->require_signatures)
+		ok &= require_signatures(o, r);
+	keyring_has(ring, NULL, &r->keyring_keys);
 	rc = ok ? VERITY_KEYRING_OK : VERITY_KEYRING_FAILED;
 out:
 	cert_list_free(&certs);

@@ -85,6 +85,9 @@ bool verity_settings_load(struct verity_settings *s)
 	s->sign_config_files = macro_bool("%{?_fsverity_sign_config_files}");
 	s->require_fs_support = macro_bool("%{?_fsverity_require_fs_support}");
 	s->summary = macro_bool("%{?_fsverity_summary}");
+	s->boot_loader_warning = macro_bool(
+		"%{!?_fsverity_boot_loader_warning:1}"
+		"%{?_fsverity_boot_loader_warning}");
 	return ok && s->certs != NULL;
 }
 

@@ -3,8 +3,9 @@
  * verity.so: the rpm 4.18 transaction plugin that protects installed files
  * with the fs-verity signatures their package carries. The hooks are here;
  * protect_file.c does the work on each file, settings.c reads the macros,
- * keyring.c loads certificates, package_sigs.c decodes a package's
- * signatures and enable.c talks to the kernel.
+ * keyring.c loads certificates (through the code rpm-verity-load-certs
+ * shares), boot_loader.c looks for a boot-time loader, package_sigs.c
+ * decodes a package's signatures and enable.c talks to the kernel.
  *
  * Where things are decided: certificates are loaded in tsm_pre (before
  * rpm enters --root); package-level problems (no signatures, unknown
@@ -130,15 +131,32 @@ static void summary(const struct verity_plugin *vp)
 	       vp->plugin_seconds, vp->kernel_seconds);
 }
 
+/*
+ * The keyring starts empty at every boot and the kernel checks each signed
+ * file again at its first open: files protected on a system that does not
+ * load the certificates at boot stop reading after the next reboot.
+ */
+static void warn_without_boot_loader(const struct verity_plugin *vp, rpmts ts)
+{
+	if (vp->n_protected == 0 || !vp->set.boot_loader_warning ||
+	    verity_boot_loader_installed(rpmtsRootDir(ts)))
+		return;
+	rpmlog(RPMLOG_WARNING, "verity: no boot-time certificate loader "
+	       "(rpm-verity-load-certs) under %s: protected files will be "
+	       "unreadable after reboot until the certificate is loaded\n",
+	       rpmtsRootDir(ts) ? rpmtsRootDir(ts) : "/");
+}
+
 static rpmRC verity_tsm_post(rpmPlugin plugin, rpmts ts, int res)
 {
 	struct verity_plugin *vp = state(plugin);
 
-	(void)ts;
 	(void)res;
 	trace("tsm_post");
-	if (vp->active)
+	if (vp->active) {
 		summary(vp);
+		warn_without_boot_loader(vp, ts);
+	}
 	free(vp->unsupported);
 	vp->unsupported = NULL;
 	vp->n_unsupported = 0;

@@ -18,6 +18,7 @@
 #include <rpm/rpmlog.h>
 
 #include "rpmplugin_418.h"
+#include "verity_keyring.h"
 
 enum verity_policy {
 	VERITY_POLICY_OFF,
@@ -33,6 +34,7 @@ struct verity_settings {
 	bool sign_config_files;		/* %_fsverity_sign_config_files */
 	bool require_fs_support;	/* %_fsverity_require_fs_support */
 	bool summary;			/* %_fsverity_summary */
+	bool boot_loader_warning;	/* %_fsverity_boot_loader_warning */
 };
 
 /* settings.c: reads the macros; false (after logging why) on a bad value. */
@@ -78,14 +80,13 @@ struct verity_package_sigs {
 struct verity_package_sigs *verity_package_sigs_new(Header h);
 void verity_package_sigs_free(struct verity_package_sigs *p);
 
-/* keyring.c: certificates into the kernel's .fs-verity keyring. */
-enum verity_keyring_rc {
-	VERITY_KEYRING_OK,
-	VERITY_KEYRING_UNSUPPORTED,	/* this kernel has no .fs-verity keyring */
-	VERITY_KEYRING_FAILED,		/* already logged at the given level */
-};
+/* keyring.c: certificates into the kernel's .fs-verity keyring, through
+ * the code rpm-verity-load-certs shares (common/verity_keyring.c). */
 enum verity_keyring_rc verity_keyring_setup(const struct verity_settings *s,
 					    int fail_level);
+
+/* boot_loader.c: whether root has a boot-time certificate loader. */
+bool verity_boot_loader_installed(const char *root);
 
 /* enable.c: turn fs-verity on for one installed file. */
 struct verity_enable_req {

@@ -18,6 +18,7 @@ called_for() { grep -q "^enable ino=$(ino "$1") " "$VERITY_SHIM_LOG"; }
 
 : >"$VERITY_SHIM_LOG"
 new_root ok
+with_boot_loader
 run_rpm -i --define "_fsverity_policy enforce" "$PKGS/signed-1.rpm"
 expect_rc 0 "install"
 [ "$(calls)" = 5 ] || { cat "$VERITY_SHIM_LOG"; fail "$(calls) enable calls, want 5 (one, two, empty, README, the link pair)"; }

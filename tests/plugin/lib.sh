@@ -23,6 +23,14 @@ new_root() {
 	rpm --root "$ROOT" --dbpath /var/lib/rpm --initdb
 }
 
+# with_boot_loader [FILE]: $ROOT gets a boot-time certificate loader (by
+# default the systemd unit), so the plugin has no reboot warning to give.
+with_boot_loader() {
+	f=$ROOT${1:-/usr/lib/systemd/system/rpm-verity-load-certs.service}
+	mkdir -p "$(dirname "$f")"
+	: >"$f"
+}
+
 # run_rpm [rpm args]: rpm (rpm-driver in sanitized builds, VERITY_TEST_RPM)
 # with the plugin from the build tree, against $ROOT. Output in $T/out
 # (stdout+stderr), exit status in $RC. USE_SHIM=1 preloads the ioctl
