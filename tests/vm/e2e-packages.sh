@@ -19,7 +19,9 @@ new_root "$mnt"
 
 echo "# item 1: install signed vm-demo-1 under enforce"
 check "rpm -i of a signed package under enforce" rpmv enforce -i "$PKGS/vm-demo-1.rpm"
-check "no verity warnings or errors" bash -c "! grep -qiE 'warning|error' $RPM_OUT"
+# (The root has no boot-time certificate loader: the reboot warning is due.)
+check "no verity warnings or errors" \
+	bash -c "! grep -v 'unreadable after reboot' $RPM_OUT | grep -qiE 'warning|error'"
 drop_caches
 check "every signed file (per the rpmdb): verity on, signed digest measured, intact" \
 	installed_check vm-demo vm-demo-1.rpm

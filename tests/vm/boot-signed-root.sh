@@ -1,0 +1,151 @@
+#!/bin/bash
+# Issue 13, test 3: a root filesystem whose /init and shell (static busybox)
+# are fs-verity signed, installed by the plugin in a first boot, boots
+# through an initramfs made by dracut with the project's module
+# (boot/dracut/90rpm-verity), which loads the certificate before the root is
+# mounted. The same root with a dracut initramfs without the module, and with
+# no initramfs at all, must not boot: the kernel refuses the signed /init
+# (ENOKEY, error -126) and panics, and vm/run reports 125. With
+# RPMVERITY_TRY_MKINITRAMFS=1 also boots an initramfs made by initramfs-tools'
+# mkinitramfs with the project's hook (it needs /boot/config-VERSION, given in
+# a private mount namespace).
+# Host side; needs root, QEMU, dracut, rpmbuild; boots the guest 4 times.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for QEMU and mkfs" >&2; exit 77; }
+command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: no qemu-system-x86_64" >&2; exit 77; }
+command -v dracut >/dev/null || { echo "SKIP: no dracut (dracut-core)" >&2; exit 77; }
+build=${RPMVERITY_BUILD:?RPMVERITY_BUILD must name the build tree}
+pkgs=${RPMVERITY_PACKAGES:?RPMVERITY_PACKAGES must name make-packages.sh output}
+loader=$build/boot/rpm-verity-load-certs
+cert=$pkgs/trusted/cert.pem
+[ -x "$loader" ] || { echo "FAIL: $loader not built" >&2; exit 1; }
+kver=6.1.192
+
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/boot-signed-root.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failed=0
+ok() { echo "ok   - $*"; }
+not_ok() { echo "FAIL - $*"; failed=1; }
+bail() { echo "BAIL - $*"; exit 1; }
+
+echo "# the signed root package"
+rpmbuild -bb --quiet --nodeps -D "_topdir $work/top" -D "disk_init $top/vm/disk-init" \
+	-D "_binary_payload w1.zstdio" -D "debug_package %{nil}" -D "_build_id_links none" \
+	"$here/bootroot.spec" >"$work/rpmbuild.log" 2>&1 || { cat "$work/rpmbuild.log"; bail "rpmbuild"; }
+mv "$work"/top/RPMS/x86_64/rv-bootroot-1-1.x86_64.rpm "$work/rv-bootroot.rpm"
+"$build/signer/rpm-verity" sign --key "$pkgs/trusted/signing-key.pem" --cert "$cert" \
+	"$work/rv-bootroot.rpm" || bail "rpm-verity sign"
+mkdir "$work/payload" && (cd "$work/payload" && rpm2cpio "$work/rv-bootroot.rpm" | cpio -idm --quiet)
+
+echo "# initramfs images (dracut $(dracut --version 2>/dev/null | head -1)), for kernel $kver without modules"
+# A dracut base directory of our own: the system's modules plus ours.
+base=$work/dracut
+mkdir -p "$base/modules.d"
+for e in /usr/lib/dracut/*; do [ "${e##*/}" = modules.d ] || ln -s "$e" "$base/"; done
+for m in /usr/lib/dracut/modules.d/*; do ln -s "$m" "$base/modules.d/"; done
+cp -r "$build/boot/dracut/90rpm-verity" "$base/modules.d/"
+mkinitrd() { # OUT MODULES...
+	local out=$1; shift
+	local start=$SECONDS
+	dracutbasedir=$base RPMVERITY_LOADER=$loader RPMVERITY_LOADER_ARGS="--no-config $cert" \
+		dracut --quiet --no-kernel --kver $kver --no-hostonly --force -m "$*" "$out" \
+		>"$work/dracut.log" 2>&1 || { cat "$work/dracut.log"; bail "dracut -m '$*'"; }
+	echo "  $(basename "$out"): dracut -m '$*', $(du -h "$out" | cut -f1), $((SECONDS - start)) s"
+}
+mkinitrd "$work/initrd-certs.img" base rootfs-block rpm-verity
+mkinitrd "$work/initrd-plain.img" base rootfs-block
+lsinitrd "$work/initrd-certs.img" 2>/dev/null | grep -q 'usr/sbin/rpm-verity-load-certs' ||
+	not_ok "the module's initramfs holds no rpm-verity-load-certs"
+
+echo "# boot 1: install the signed root with the plugin"
+export RPMVERITY_VM_TIMEOUT=${RPMVERITY_VM_TIMEOUT:-300}
+RPMVERITY_SCRATCH_IMG=$work/root.img RPMVERITY_SCRATCH_SIZE=1G \
+	"$top/vm/run" "$here/boot-signed-root-guest.sh" "$work/rv-bootroot.rpm" "$work/payload" \
+	>"$work/boot1.out" 2>&1
+rc=$?
+grep -E '^(ok|FAIL|BAIL|#) ' "$work/boot1.out" | sed 's/^/  /'
+[ $rc = 0 ] || { cat "$work/boot1.out"; bail "boot 1 (install) failed with $rc"; }
+
+# A check the booted root runs from the read-only share.
+mkdir "$work/share"
+cat >"$work/share/check.sh" <<'CHECK'
+#!/bin/sh
+# Runs as a child of the signed /init (vm/disk-init) on the signed busybox.
+echo "SIGNED-ROOT-BOOTED: /init is $(cat /proc/1/cmdline | tr '\0' ' ')"
+cat /usr/share/rv-bootroot/data || exit 1
+grep -q '^rv-bootroot data' /usr/share/rv-bootroot/data
+CHECK
+chmod 755 "$work/share/check.sh"
+
+# disk_boot NAME INITRD|-: boots root.img; output in $work/NAME.out, status in $rc.
+disk_boot() {
+	local name=$1 initrd=$2
+	env -u RPMVERITY_SCRATCH_IMG -u RPMVERITY_SCRATCH_IMG2 RPMVERITY_SCRATCH_SIZE=64M \
+		RPMVERITY_VM_ROOT_IMG="$work/root.img" RPMVERITY_VM_SHARE="$work/share" \
+		${initrd:+RPMVERITY_VM_INITRD="$initrd"} \
+		RPMVERITY_VM_APPEND="init=/init rd.shell=0 rd.emergency=poweroff" \
+		RPMVERITY_VM_TIMEOUT=180 "$top/vm/run" /run/rvshare/check.sh >"$work/$name.out" 2>&1
+	rc=$?
+}
+said() { grep -qE -- "$2" "$work/$1.out"; }
+
+echo "# boot 2: the signed root through the initramfs with the project's dracut module"
+disk_boot certs "$work/initrd-certs.img"
+if [ $rc = 0 ] && said certs SIGNED-ROOT-BOOTED && said certs '^rv-bootroot data'; then
+	ok "signed /init ran through the dracut module's initramfs; the signed data file read"
+else
+	cat "$work/certs.out"; not_ok "boot with the dracut module (status $rc)"
+fi
+line=$(grep -m1 'rpm-verity-load-certs: .* certificate' "$work/certs.out")
+if [ -n "$line" ]; then
+	ok "the loader ran in the initramfs: ${line#*rpm-verity-load-certs: }"
+else
+	not_ok "no report from rpm-verity-load-certs on the console"
+fi
+
+echo "# boot 3: the same root, a dracut initramfs without the module"
+disk_boot plain "$work/initrd-plain.img"
+if [ $rc = 125 ] && ! said plain SIGNED-ROOT-BOOTED; then
+	ok "refused loudly (vm/run status 125): $(grep -m1 -E 'Kernel panic|Required key|error -126|keyring is empty' "$work/plain.out")"
+else
+	cat "$work/plain.out"; not_ok "boot without the certificate: status $rc, want 125 and no init run"
+fi
+said plain 'fs-verity keyring is empty|Required key not available|error -126' ||
+	not_ok "boot 3: the console does not say the key was missing"
+
+echo "# boot 4: the same root, no initramfs"
+disk_boot noinitrd ""
+if [ $rc = 125 ] && ! said noinitrd SIGNED-ROOT-BOOTED &&
+	said noinitrd 'Requested init /init failed \(error -126\)'; then
+	ok "kernel refuses the signed /init: $(grep -m1 'Kernel panic' "$work/noinitrd.out")"
+else
+	cat "$work/noinitrd.out"; not_ok "boot without initramfs: status $rc, want 125 with error -126"
+fi
+
+if [ "${RPMVERITY_TRY_MKINITRAMFS:-0}" = 1 ] && command -v mkinitramfs >/dev/null; then
+	echo "# boot 5: an initramfs from initramfs-tools' mkinitramfs with the project's hook"
+	conf=$work/itools
+	mkdir -p "$conf/hooks" "$conf/scripts/init-premount" "$conf/boot"
+	cp /etc/initramfs-tools/initramfs.conf "$conf/"
+	cp "$build/boot/initramfs-tools/hooks/rpm-verity" "$conf/hooks/"
+	cp "$top/boot/initramfs-tools/scripts/init-premount/rpm-verity" "$conf/scripts/init-premount/"
+	# mkinitramfs reads /boot/config-VERSION only to pick a compressor.
+	cp "$("$top/vm/cache-dir")/kernel/default/build/.config" "$conf/boot/config-$kver" ||
+		bail "no guest kernel config"
+	if unshare --mount sh -c "mount --bind '$conf/boot' /boot &&
+		RPMVERITY_LOADER='$loader' RPMVERITY_LOADER_ARGS='--no-config $cert' \
+		mkinitramfs -d '$conf' -o '$work/initrd-itools.img' $kver" >"$work/mkinitramfs.log" 2>&1; then
+		disk_boot itools "$work/initrd-itools.img"
+		if [ $rc = 0 ] && said itools SIGNED-ROOT-BOOTED; then
+			ok "signed /init ran through mkinitramfs' initramfs with the project's hook"
+		else
+			tail -30 "$work/itools.out"; not_ok "boot with the initramfs-tools hook (status $rc)"
+		fi
+	else
+		cat "$work/mkinitramfs.log"; not_ok "mkinitramfs for $kver"
+	fi
+fi
+[ $failed = 0 ] && echo "PASS: boot-signed-root" || echo "FAIL: boot-signed-root"
+exit $failed
