@@ -23,7 +23,7 @@ distro_setup() {
 	WORK=$(mktemp -d "${TMPDIR:-/var/tmp}/distro-test.XXXXXX")
 	trap 'rm -rf "$WORK"' EXIT
 	mkdir "$WORK/share"
-	cp "$DT_DIR"/*.guest "$DT_DIR/check-protected.py" "$DISTRO"/*.manifest "$WORK/share/"
+	cp "$DT_DIR"/*.guest "$DT_DIR"/*.py "$DISTRO"/*.manifest "$WORK/share/"
 	cp -r "$DISTRO/updates" "$DISTRO/untrusted" "$WORK/share/"
 }
 
