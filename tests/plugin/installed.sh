@@ -15,6 +15,18 @@ macros=$(rpm --eval '%{_rpmconfigdir}')/macros.d/macros.transaction_verity
 [ -f "$DEST$macros" ] || fail "macros not installed as $macros"
 find "$DEST" -name rpm-plugin-verity.8 | grep -q man8 || fail "man page not installed"
 
+# The boot-time loader and what runs it (rpm-verity-load-certs(8)).
+for f in rpm-verity-load-certs rpm-verity-load-certs.8 rpm-verity-load-certs.service \
+	 90rpm-verity/module-setup.sh 90rpm-verity/rpm-verity-load-certs.sh \
+	 initramfs-tools/hooks/rpm-verity scripts/init-premount/rpm-verity; do
+	find "$DEST" -path "*/$f" | grep -q . || fail "$f not installed"
+done
+loader=$(find "$DEST" -path '*/sbin/rpm-verity-load-certs')
+"$loader" --help | grep -q -- --print-config || fail "the installed loader does not run"
+unit=$(find "$DEST" -name rpm-verity-load-certs.service)
+grep -q '^DefaultDependencies=no' "$unit" && grep -q '^Before=sysinit.target' "$unit" ||
+	fail "$unit does not run before sysinit"
+
 # rpm with its usual macro files plus ours, the plugin dir moved to DEST.
 set -- --load "$DEST$macros" --define "__plugindir $DEST$plugindir"
 [ "$(rpm "$@" --eval '%{_fsverity_policy}')" = warn ] || fail "default policy is not warn"
