@@ -54,9 +54,11 @@ noloader)
 	;;
 loader)
 	# The configuration a system would have: macros and the drop-in directory.
-	mkdir -p "$HOME" /tmp/sysroot/etc/pki/rpm-verity
+	# (--root /tmp/sysroot: the configured files are read under it.)
+	mkdir -p "$HOME" /tmp/sysroot/etc/pki/rpm-verity /tmp/sysroot/etc/pki/vendor
+	cp "$CERT" /tmp/sysroot/etc/pki/vendor/cert.pem
 	cat >"$HOME/.rpmmacros" <<-MACROS
-	%_fsverity_certs $CERT
+	%_fsverity_certs /etc/pki/vendor/cert.pem
 	%_fsverity_lock_keyring 1
 	%_fsverity_require_signatures 1
 	MACROS
@@ -64,7 +66,7 @@ loader)
 	echo "not a certificate" >/tmp/sysroot/etc/pki/rpm-verity/README
 	check_eq "boot 3: --print-config: macros, then the drop-in directory" \
 		"$("$LOADER" --root /tmp/sysroot --print-config | tr '\n' ' ')" \
-		"cert $CERT cert /tmp/sysroot/etc/pki/rpm-verity/vm-test.der lock 1 require-signatures 1 "
+		"cert /tmp/sysroot/etc/pki/vendor/cert.pem cert /tmp/sysroot/etc/pki/rpm-verity/vm-test.der lock 1 require-signatures 1 "
 	check_fails "boot 3: --check before loading says the certificate is missing" \
 		"$LOADER" --root /tmp/sysroot --check
 	"$LOADER" --root /tmp/sysroot -v 2>&1 | tee /tmp/loader.out

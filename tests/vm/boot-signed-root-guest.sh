@@ -18,5 +18,8 @@ check "/init, busybox and the data file: verity on, signed digests" \
 	check-installed "$mnt" rv-bootroot "$CERT" "$payload"
 check "/init has verity" has_verity "$mnt/init"
 check "/bin/busybox has verity" has_verity "$mnt/bin/busybox"
+# initramfs-tools' init hands the console over through the root's own
+# /dev/console before anything mounts /dev there.
+mknod -m 600 "$mnt/dev/console" c 5 1 || bail "cannot make $mnt/dev/console"
 umount "$mnt" || bail "cannot unmount the root image"
 finish
