@@ -129,8 +129,10 @@ if [ "${RPMVERITY_TRY_MKINITRAMFS:-0}" = 1 ] && command -v mkinitramfs >/dev/nul
 	conf=$work/itools
 	mkdir -p "$conf/hooks" "$conf/scripts/init-premount" "$conf/boot"
 	cp /etc/initramfs-tools/initramfs.conf "$conf/"
-	cp "$build/boot/initramfs-tools/hooks/rpm-verity" "$conf/hooks/"
-	cp "$top/boot/initramfs-tools/scripts/init-premount/rpm-verity" "$conf/scripts/init-premount/"
+	# (mkinitramfs runs only executable hooks and scripts)
+	install -m 755 "$build/boot/initramfs-tools/hooks/rpm-verity" "$conf/hooks/"
+	install -m 755 "$top/boot/initramfs-tools/scripts/init-premount/rpm-verity" \
+		"$conf/scripts/init-premount/"
 	# mkinitramfs reads /boot/config-VERSION only to pick a compressor.
 	cp "$("$top/vm/cache-dir")/kernel/default/build/.config" "$conf/boot/config-$kver" ||
 		bail "no guest kernel config"
