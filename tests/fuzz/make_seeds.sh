@@ -52,6 +52,19 @@ PY
 	done
 done
 { printf '\x01'; head -c $((64 + 300)) /dev/zero; } >"$sig/unsigned"
+
+# Manifests and signature files of the split flow, from the same packages:
+# one package, all of them, and each hash algorithm and key kind.
+man=$CORPUS/fuzz_manifest sigs=$CORPUS/fuzz_sigfile
+mkdir -p "$man" "$sigs"
+"$RPMVERITY" digests "$pkg/none-unsigned.rpm" -o "$man/one"
+"$RPMVERITY" digests "$pkg"/*-unsigned.rpm -o "$man/all"
+"$RPMVERITY" digests --algo sha512 "$pkg/zstd-unsigned.rpm" -o "$man/sha512"
+for k in p256 rsa; do
+	eval "key=\$${k}_key cert=\$${k}_cert"
+	"$RPMVERITY" sign-digests --key "$key" --cert "$cert" "$man/one" -o "$sigs/$k-one" >/dev/null
+done
+"$RPMVERITY" sign-digests --key "$rsa_key" --cert "$rsa_cert" "$man/sha512" -o "$sigs/rsa-sha512" >/dev/null
 for d in "$CORPUS"/*/; do
 	[ -n "$(ls "$d")" ] || fail "no seeds in $d"
 done
