@@ -30,6 +30,9 @@ cp "$pkg"/*.rpm "$CORPUS/fuzz_package_fixed/"
 for p in "$pkg"/*.rpm; do
 	"$SEED_HEADER" "$p" "$hdr/$(basename "$p" .rpm).hdr"
 done
+# The audit reads the same tags from headers rpm keeps in the rpmdb.
+mkdir -p "$CORPUS/fuzz_audit_header"
+cp "$hdr"/*.hdr "$CORPUS/fuzz_audit_header/"
 
 # Signature entries: algorithm byte, the digest padded to 64 bytes, the DER
 # (as fsverity-utils makes it, and padded with zeros as rpm returns it).
