@@ -51,6 +51,30 @@ independent_check() {
 	echo "   $pkg: $n IMA signatures checked by openssl (key id $keyid, $algo)"
 }
 
+note "rpm-verity-keygen --ima: a key and a certificate the CA signed"
+: "${KEYGEN:?set by ctest}"
+ca=$SCRATCH/ca
+mkdir -p "$ca"
+openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 2 -subj "/CN=test CA/" \
+	-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign \
+	-keyout "$ca/ca.key" -out "$ca/ca.pem" 2>/dev/null || fail "cannot make a test CA"
+expect_ok "keygen --ima" "$KEYGEN" --ima --ca "$ca/ca.pem" --ca-key "$ca/ca.key" --days 2 "$SCRATCH/ik"
+expect_stdout "%keyring:.ima"
+[ "$(ls "$SCRATCH/ik" | tr '\n' ' ')" = "ima-cert.der ima-cert.pem ima-key.pem " ] ||
+	fail "keygen --ima made: $(ls -A "$SCRATCH/ik")"
+openssl verify -CAfile "$ca/ca.pem" "$SCRATCH/ik/ima-cert.pem" >/dev/null || fail "the CA did not sign it"
+grep -q "IMA key id:  $(skid_tail "$SCRATCH/ik/ima-cert.pem") " "$OUT" || fail "keygen printed another key id"
+expect_ok "keygen --ima --key (the fs-verity key certified for IMA)" "$KEYGEN" --ima \
+	--ca "$ca/ca.pem" --ca-key "$ca/ca.key" --key "$KEYS/rsa2048/signing-key.pem" "$SCRATCH/ik2"
+[ "$(ls "$SCRATCH/ik2" | tr '\n' ' ')" = "ima-cert.der ima-cert.pem " ] || fail "keygen --key made a key"
+expect_ok "keygen --check of the certified key" "$KEYGEN" --check \
+	"$KEYS/rsa2048/signing-key.pem" "$SCRATCH/ik2/ima-cert.der"
+expect_fail "keygen --ima without a CA" "needs --ca" "$KEYGEN" --ima "$SCRATCH/ik3"
+expect_fail "keygen --ca without --ima" "go with --ima" "$KEYGEN" --ca "$ca/ca.pem" "$SCRATCH/ik3"
+expect_fail "keygen --ima with another CA's key" "cannot sign" "$KEYGEN" --ima --ca "$ca/ca.pem" \
+	--ca-key "$KEYS/rsa2048/signing-key.pem" "$SCRATCH/ik3"
+[ ! -e "$SCRATCH/ik3" ] || [ -z "$(ls -A "$SCRATCH/ik3")" ] || fail "a refused keygen left files"
+
 note "RSA-2048, the same key for fs-verity and IMA"
 key rsa2048
 p=$(copy_pkg kinds "$SCRATCH/p")
