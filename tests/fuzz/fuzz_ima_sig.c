@@ -10,8 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "ima_sig.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Say why and abort: the fuzzer keeps the input that got here. */
+#define FUZZ_FAIL(...) do {						\
+	fprintf(stderr, "fuzz oracle: " __VA_ARGS__);			\
+	fputc('\n', stderr);						\
+	abort();							\
+} while (0)
 
 static void check_raw(const uint8_t *data, size_t size)
 {
