@@ -63,9 +63,11 @@ uint8_t *package_sighdr_bytes(const struct package *pkg, Header sigh,
 			      size_t *len, char **err);
 
 /*
- * Check the compressed payload against the digest the main header carries
- * (RPMTAG_PAYLOADDIGEST), so a corrupted package is refused before any
- * signature is made for it. Packages without that tag pass.
+ * Check the main header against the signature header's digest of it
+ * (RPMSIGTAG_SHA256, else RPMSIGTAG_SHA1), and the compressed payload
+ * against the digest the main header carries (RPMTAG_PAYLOADDIGEST), so a
+ * corrupted package is refused before any signature is made for it.
+ * Packages without those tags pass.
  */
 int package_check_payload(const struct package *pkg, char **err);
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Payload integrity: the main header records a digest of the compressed
- * payload, so one cheap pass over the file tells a corrupted package from a
- * good one before anything is signed.
+ * Package integrity: the signature header records a digest of the main
+ * header, and the main header one of the compressed payload, so one cheap
+ * pass over the file tells a corrupted package from a good one before
+ * anything is signed (rpm would refuse to install it anyway).
  */
 #include "package.h"
 
@@ -11,58 +12,103 @@
 #include <string.h>
 #include <unistd.h>
 #include <rpm/rpmcrypto.h>
+#include <rpm/rpmpgp.h>
 #include <rpm/rpmstring.h>
 #include <rpm/rpmtag.h>
 #include <rpm/rpmtd.h>
 
-int package_check_payload(const struct package *pkg, char **err)
+/* Hash @len bytes of @pkg from @off with rpm's digest @algo, as hex. */
+static char *digest_range(const struct package *pkg, int algo, off_t off,
+			  off_t end, char **err)
 {
-	const char *want = headerGetString(pkg->h, RPMTAG_PAYLOADDIGEST);
-	struct rpmtd_s td;
-	const uint32_t *algo;
-	DIGEST_CTX ctx;
-	char *got = NULL;
+	DIGEST_CTX ctx = rpmDigestInit(algo, RPMDIGEST_NONE);
 	size_t bufsize = 1 << 20;
-	uint8_t *buf;
-	off_t off = pkg->payload_start;
-	int rc = -1;
+	uint8_t *buf = malloc(bufsize);
+	char *hex = NULL;
 
-	if (!want)
-		return 0;
-	if (!headerGet(pkg->h, RPMTAG_PAYLOADDIGESTALGO, &td, HEADERGET_MINMEM))
-		return 0;
-	algo = rpmtdGetUint32(&td);
-	ctx = algo ? rpmDigestInit((int)*algo, RPMDIGEST_NONE) : NULL;
-	rpmtdFreeData(&td);
-	buf = malloc(bufsize);
 	if (!ctx || !buf) {
-		rasprintf(err, "%s: cannot check payload digest", pkg->path);
+		rasprintf(err, "%s: cannot compute a digest", pkg->path);
 		goto out;
 	}
-	while (off < pkg->size) {
-		ssize_t n = pread(pkg->fd, buf, bufsize, off);
+	while (off < end) {
+		size_t want = (size_t)(end - off) < bufsize ? (size_t)(end - off) : bufsize;
+		ssize_t n = pread(pkg->fd, buf, want, off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			rasprintf(err, "%s: cannot read payload: %s", pkg->path,
+			rasprintf(err, "%s: cannot read: %s", pkg->path,
 				  n < 0 ? strerror(errno) : "unexpected end");
 			goto out;
 		}
 		rpmDigestUpdate(ctx, buf, (size_t)n);
 		off += n;
 	}
-	rpmDigestFinal(ctx, (void **)&got, NULL, 1);
+	rpmDigestFinal(ctx, (void **)&hex, NULL, 1);
 	ctx = NULL;
-	if (!got || strcmp(got, want) != 0)
+out:
+	if (ctx)
+		rpmDigestFinal(ctx, NULL, NULL, 0);
+	free(buf);
+	return hex;
+}
+
+/*
+ * The main header against the signature header's SHA-256 (or, in older
+ * packages, SHA-1) of it. A package without either passes.
+ */
+static int check_header_digest(const struct package *pkg, char **err)
+{
+	const char *want = headerGetString(pkg->sigh, RPMSIGTAG_SHA256);
+	int algo = PGPHASHALGO_SHA256;
+	char *got;
+	int rc = -1;
+
+	if (!want) {
+		want = headerGetString(pkg->sigh, RPMSIGTAG_SHA1);
+		algo = PGPHASHALGO_SHA1;
+	}
+	if (!want)
+		return 0;
+	got = digest_range(pkg, algo, pkg->header_start, pkg->payload_start, err);
+	if (!got)
+		return -1;
+	if (strcmp(got, want) != 0)
+		rasprintf(err, "%s: corrupted package (header digest mismatch)",
+			  pkg->path);
+	else
+		rc = 0;
+	free(got);
+	return rc;
+}
+
+int package_check_payload(const struct package *pkg, char **err)
+{
+	const char *want = headerGetString(pkg->h, RPMTAG_PAYLOADDIGEST);
+	struct rpmtd_s td;
+	const uint32_t *algo;
+	char *got;
+	int rc = -1;
+
+	if (check_header_digest(pkg, err) != 0)
+		return -1;
+	if (!want)
+		return 0;
+	if (!headerGet(pkg->h, RPMTAG_PAYLOADDIGESTALGO, &td, HEADERGET_MINMEM))
+		return 0;
+	algo = rpmtdGetUint32(&td);
+	got = algo ? digest_range(pkg, (int)*algo, pkg->payload_start, pkg->size, err)
+		   : NULL;
+	if (!algo)
+		rasprintf(err, "%s: cannot check payload digest", pkg->path);
+	rpmtdFreeData(&td);
+	if (!got)
+		return -1;
+	if (strcmp(got, want) != 0)
 		rasprintf(err, "%s: corrupted package (payload digest mismatch)",
 			  pkg->path);
 	else
 		rc = 0;
-out:
-	if (ctx)
-		rpmDigestFinal(ctx, NULL, NULL, 0);
 	free(got);
-	free(buf);
 	return rc;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Makes a mutated package self-consistent where the signer checks it (see
- * package_harness.h): the bytes are patched where the tags already are, so
+ * package_harness.h): sizes, the payload digest and the header digests.
+ * The bytes are patched where the tags already are, so
  * the fuzzer's mutations stay in place and nothing is re-laid out.
  */
 #include "package_harness.h"
@@ -26,6 +27,17 @@ static void put32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
 		p[i] = (uint8_t)(v >> (24 - 8 * i));
+}
+
+/* @len bytes as lower-case hex at @p, without the terminating NUL. */
+static void put_hex(uint8_t *p, const uint8_t *md, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < len; i++) {
+		p[2 * i] = (uint8_t)digits[md[i] >> 4];
+		p[2 * i + 1] = (uint8_t)digits[md[i] & 15];
+	}
 }
 
 struct hdr {
@@ -82,16 +94,28 @@ void package_fixup(uint8_t *buf, size_t size)
 	if (parse_header(buf, size, header_start, &main))
 		return;
 	p = tag_data(&main, RPMTAG_PAYLOADDIGESTALGO, 4);
-	if (!p || get32(p) != PGPHASHALGO_SHA256)
-		return;
-	p = tag_data(&main, RPMTAG_PAYLOADDIGEST, 2 * SHA256_DIGEST_LENGTH + 1);
+	if (p && get32(p) == PGPHASHALGO_SHA256) {
+		p = tag_data(&main, RPMTAG_PAYLOADDIGEST, 2 * SHA256_DIGEST_LENGTH + 1);
+		if (p && p[2 * SHA256_DIGEST_LENGTH] == '\0') {
+			uint8_t md[SHA256_DIGEST_LENGTH];
+
+			SHA256(buf + main.end, size - main.end, md);
+			put_hex(p, md, SHA256_DIGEST_LENGTH);
+		}
+	}
+	/* Then the signature header's digests of the main header, as changed. */
+	p = tag_data(&sig, RPMSIGTAG_SHA256, 2 * SHA256_DIGEST_LENGTH + 1);
 	if (p && p[2 * SHA256_DIGEST_LENGTH] == '\0') {
 		uint8_t md[SHA256_DIGEST_LENGTH];
-		char hex[2 * SHA256_DIGEST_LENGTH + 1];
 
-		SHA256(buf + main.end, size - main.end, md);
-		for (int i = 0; i < SHA256_DIGEST_LENGTH; i++)
-			snprintf(hex + 2 * i, 3, "%02x", md[i]);
-		memcpy(p, hex, 2 * SHA256_DIGEST_LENGTH);
+		SHA256(buf + header_start, main.end - header_start, md);
+		put_hex(p, md, SHA256_DIGEST_LENGTH);
+	}
+	p = tag_data(&sig, RPMSIGTAG_SHA1, 2 * SHA_DIGEST_LENGTH + 1);
+	if (p && p[2 * SHA_DIGEST_LENGTH] == '\0') {
+		uint8_t md[SHA_DIGEST_LENGTH];
+
+		SHA1(buf + header_start, main.end - header_start, md);
+		put_hex(p, md, SHA_DIGEST_LENGTH);
 	}
 }

@@ -35,6 +35,11 @@ flip() {  # flip FILE OFFSET
 }
 cp "$signed" "$d/corrupt-header.rpm" && flip "$d/corrupt-header.rpm" $((mh + 200))
 cp "$signed" "$d/corrupt-payload.rpm" && flip "$d/corrupt-payload.rpm" $(((payload + size) / 2))
+# a letter of the package's name changed case in the main header's data:
+# the header still parses, only the signature header's SHA-256 of it tells
+name_at=$(python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); print(d.index(b"rvt-kinds", int(sys.argv[2]), int(sys.argv[3])))' "$signed" "$mh" "$payload")
+cp "$signed" "$d/corrupt-header-data.rpm" &&
+	python3 -c 'import sys; p, o = sys.argv[1], int(sys.argv[2]); d = bytearray(open(p, "rb").read()); d[o] ^= 0x20; open(p, "wb").write(d)' "$d/corrupt-header-data.rpm" "$name_at"
 rm "$signed"
 echo "not a package" >"$d/text.rpm"
 : >"$d/empty.rpm"
@@ -44,7 +49,7 @@ mkdir "$d/dir.rpm"
 before=$(state "$d")
 strip_failed=""
 
-for f in truncated-half truncated-payload truncated-lead corrupt-header corrupt-payload text empty random; do
+for f in truncated-half truncated-payload truncated-lead corrupt-header corrupt-header-data corrupt-payload text empty random; do
 	expect_fail "sign $f.rpm" "$f\.rpm" "$RPMVERITY" sign --key "$KEY" --cert "$CERT" "$d/$f.rpm"
 	same_state "sign $f.rpm" "$d" "$before"
 	expect_fail "sign -o $f.rpm" "$f\.rpm" "$RPMVERITY" sign --key "$KEY" --cert "$CERT" -o "$SCRATCH" "$d/$f.rpm"
