@@ -6,12 +6,20 @@
 #include <popt.h>
 #include <rpm/rpmfiles.h>
 
+#include "signing_key.h"
+
 int cmd_sign(int argc, const char **argv);
 int cmd_verify(int argc, const char **argv);
 int cmd_strip(int argc, const char **argv);
+int cmd_digests(int argc, const char **argv);
+int cmd_sign_digests(int argc, const char **argv);
+int cmd_inject(int argc, const char **argv);
 
 /* Print "rpm-verity: MSG" on stderr and free @msg. */
 void report(char *msg);
+
+/* Parse @ctx's options (see below); 0, or -1 after printing the problem. */
+int parse_options(poptContext ctx, const char *command, int *jobs);
 
 /*
  * Parse @ctx's options; return the package arguments, or NULL after
@@ -35,5 +43,31 @@ int file_is_signable(rpmfiles files, int index);
  * @have[] is set, or -1 (hardlinked content is in the payload once).
  */
 int hardlink_source(rpmfiles files, int index, const unsigned char *have);
+
+/* @value if given, else the expansion of @macro, else NULL; malloc'ed. */
+char *option_or_macro(const char *value, const char *macro);
+
+/* --key, --cert and --pass-file, for POPT_ARG_INCLUDE_TABLE. */
+extern struct poptOption key_option_table[];
+#define KEY_OPTIONS { NULL, '\0', POPT_ARG_INCLUDE_TABLE, key_option_table, \
+		      0, "Signing key:", NULL }
+
+/*
+ * Load the key (a PEM file or a pkcs11: URI) and certificate from --key,
+ * --cert and --pass-file, defaulting to %_file_signing_key,
+ * %_file_signing_cert and %_file_signing_key_password. Reports and returns
+ * -1 on failure.
+ */
+int load_key_options(struct signing_key *key);
+void free_key_options(void);
+
+/* --algo, else %_verity_algorithm, else sha256; NULL (reported) if unknown. */
+const struct verity_hash_alg *alg_option(const char *algoopt);
+
+/* Checked before any work, so a typo costs nothing; reports when not. */
+int is_writable_dir(const char *dir);
+
+/* Where a package goes: @pkg itself, or its file name in @outdir. */
+char *output_path(const char *outdir, const char *pkg);
 
 #endif

@@ -24,84 +24,51 @@
 #include <rpm/rpmtag.h>
 
 #include "cli.h"
+#include "file_digests.h"
 #include "file_msg.h"
 #include "package.h"
-#include "payload_digests.h"
+#include "signed_write.h"
 #include "signing_key.h"
 #include "verity_format.h"
-#include "verity_tags.h"
 
+/*
+ * sign is the split flow's three stages in one process: the digest source
+ * (file_digests.c) hands each digest to the signing key as the workers
+ * compute it, and the package writer (signed_write.c) stores the result.
+ */
 struct sign_job {
 	const struct package *pkg;
 	rpmfiles files;
 	const struct signing_key *key;
 	const struct verity_hash_alg *alg;
-	char **sigs;		/* base64 entry per header file */
-	unsigned char *have;	/* sigs[i] was made from payload content */
+	char **sigs;		/* tag 276 entry per header file */
 };
-
-static char *sign_digest(const struct sign_job *job, int index,
-			 const uint8_t *digest, char **err)
-{
-	uint8_t *der = NULL;
-	int len = signing_key_sign(job->key, job->alg, digest, &der);
-	char *b64;
-
-	if (len < 0) {
-		*err = file_msg(job->pkg->path, job->files, index,
-				"signing failed");
-		return NULL;
-	}
-	b64 = rpmBase64Encode(der, (size_t)len, -1);
-	OPENSSL_free(der);
-	return b64;
-}
 
 /* Runs on the digest workers: signing overlaps decompression and hashing. */
 static int sign_file(void *ctx, int index, const uint8_t *digest, char **err)
 {
 	struct sign_job *job = ctx;
+	uint8_t *der = NULL;
+	int len = signing_key_sign(job->key, job->alg, digest, &der);
 
-	job->sigs[index] = sign_digest(job, index, digest, err);
-	job->have[index] = job->sigs[index] != NULL;
-	return job->sigs[index] ? 0 : -1;
+	if (len < 0) {
+		*err = file_msg(job->pkg->path, job->files, index,
+				"signing failed");
+		return -1;
+	}
+	job->sigs[index] = verity_tag_entry(der, (size_t)len);
+	OPENSSL_free(der);
+	return 0;
 }
 
-/* Entries the payload pass did not produce: links, empty files, the rest. */
-static int complete_entries(struct sign_job *job, uint32_t count, char **err)
+/* Same content, same signature: hardlink members and empty files. */
+static int copy_signature(void *ctx, int index, int src, char **err)
 {
-	uint8_t empty[VERITY_MAX_DIGEST_SIZE];
-	char *empty_sig = NULL;
-	int rc = 0;
+	struct sign_job *job = ctx;
 
-	for (uint32_t i = 0; i < count && !rc; i++) {
-		int src;
-
-		if (job->sigs[i])
-			continue;
-		if (!file_is_signable(job->files, (int)i)) {
-			job->sigs[i] = rstrdup("");
-		} else if ((src = hardlink_source(job->files, (int)i,
-						  job->have)) >= 0) {
-			job->sigs[i] = rstrdup(job->sigs[src]);
-		} else if (rpmfilesFSize(job->files, (int)i) == 0) {
-			if (!empty_sig && empty_file_digest(job->alg, empty) != 0)
-				rasprintf(err, "%s: cannot compute the empty file's digest",
-					  job->pkg->path);
-			else if (!empty_sig)
-				empty_sig = sign_digest(job, (int)i, empty, err);
-			if (empty_sig)
-				job->sigs[i] = rstrdup(empty_sig);
-			else
-				rc = -1;
-		} else {
-			*err = file_msg(job->pkg->path, job->files, (int)i,
-					"content missing from the payload (corrupted package)");
-			rc = -1;
-		}
-	}
-	free(empty_sig);
-	return rc;
+	(void)err;
+	job->sigs[index] = rstrdup(job->sigs[src]);
+	return 0;
 }
 
 static int sign_package(const char *path, const char *dest,
@@ -110,7 +77,10 @@ static int sign_package(const char *path, const char *dest,
 {
 	struct package pkg;
 	struct sign_job job = { .pkg = &pkg, .key = key, .alg = alg };
-	Header sigh = NULL;
+	struct digest_sink sink = {
+		.digest = sign_file, .copy = copy_signature, .ctx = &job,
+	};
+	struct manifest_package digests = { 0 };
 	uint32_t count = 0;
 	char *err = NULL;
 	int rc = -1;
@@ -128,19 +98,14 @@ static int sign_package(const char *path, const char *dest,
 		goto out;
 	}
 	job.sigs = rcalloc(count, sizeof(*job.sigs));
-	job.have = rcalloc(count, 1);
-	if (package_check_payload(&pkg, &err) != 0 ||
-	    payload_digests(&pkg, job.files, alg, jobs, sign_file, &job,
-			    &err) != 0 ||
-	    complete_entries(&job, count, &err) != 0)
+	if (file_digests_compute(&pkg, job.files, alg, jobs, &sink, &digests,
+				 &err) != 0)
 		goto out;
-
-	sigh = verity_tags_replace(pkg.sigh, job.sigs, count, alg->id);
-	if (!sigh) {
-		rasprintf(&err, "%s: cannot build the signature header", path);
-		goto out;
-	}
-	if (package_write(&pkg, sigh, dest, &err) != 0)
+	for (uint32_t i = 0; i < count; i++)
+		if (!job.sigs[i])
+			job.sigs[i] = rstrdup("");
+	if (write_signed_package(&pkg, job.sigs, count, alg, dest, NULL,
+				 &err) != 0)
 		goto out;
 	printf("%s: signed %u files (%s)\n", dest, count, alg->name);
 	rc = 0;
@@ -150,97 +115,21 @@ out:
 	for (uint32_t i = 0; job.sigs && i < count; i++)
 		free(job.sigs[i]);
 	free(job.sigs);
-	free(job.have);
-	headerFree(sigh);
+	manifest_package_free(&digests);
 	rpmfilesFree(job.files);
 	package_close(&pkg);
 	return rc;
 }
 
-/* The first line of @path, for --pass-file. */
-static char *read_passphrase(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-
-	if (!f) {
-		report(rstrscat(NULL, path, ": cannot read passphrase file: ",
-				strerror(errno), NULL));
-		return NULL;
-	}
-	n = getline(&line, &cap, f);
-	fclose(f);
-	if (n < 0) {
-		free(line);
-		return rstrdup("");
-	}
-	line[strcspn(line, "\r\n")] = '\0';
-	return line;
-}
-
-/* @value if given, else the expansion of @macro, else NULL. */
-static char *option_or_macro(const char *value, const char *macro)
-{
-	char *s;
-
-	if (value)
-		return rstrdup(value);
-	s = rpmExpand(macro, NULL);
-	if (s && *s)
-		return s;
-	free(s);
-	return NULL;
-}
-
-/* Checked before any work, so a typo costs nothing. */
-static int is_writable_dir(const char *dir)
-{
-	struct stat st;
-
-	if (stat(dir, &st) != 0) {
-		report(rstrscat(NULL, dir, ": output directory: ", strerror(errno), NULL));
-		return 0;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		report(rstrscat(NULL, dir, ": output directory: not a directory", NULL));
-		return 0;
-	}
-	if (access(dir, W_OK | X_OK) != 0) {
-		report(rstrscat(NULL, dir, ": output directory: ", strerror(errno), NULL));
-		return 0;
-	}
-	return 1;
-}
-
-static char *output_path(const char *outdir, const char *pkg)
-{
-	const char *base = strrchr(pkg, '/');
-
-	if (!outdir)
-		return rstrdup(pkg);
-	return rstrscat(NULL, outdir, "/", base ? base + 1 : pkg, NULL);
-}
-
 int cmd_sign(int argc, const char **argv)
 {
-	char *keyopt = NULL, *certopt = NULL, *algoopt = NULL;
-	char *passfile = NULL, *outdir = NULL;
-	char *keypath = NULL, *certpath = NULL, *algoname = NULL, *pass = NULL;
+	char *algoopt = NULL, *outdir = NULL;
 	int jobs = 0, failed = 0, rc = 2;
 	struct poptOption opts[] = {
-		{ "key", 'k', POPT_ARG_STRING, &keyopt, 0,
-		  "private key, PEM (default: %_file_signing_key)", "KEY" },
-		{ "cert", 'c', POPT_ARG_STRING, &certopt, 0,
-		  "X.509 certificate, PEM or DER (default: %_file_signing_cert)",
-		  "CERT" },
+		KEY_OPTIONS,
 		{ "algo", 'a', POPT_ARG_STRING, &algoopt, 0,
 		  "sha256 or sha512 (default: %_verity_algorithm, else sha256)",
 		  "ALGO" },
-		{ "pass-file", 'p', POPT_ARG_STRING, &passfile, 0,
-		  "read the key's passphrase from the first line of FILE "
-		  "(default: %_file_signing_key_password)", "FILE" },
 		{ "jobs", 'j', POPT_ARG_INT, &jobs, 0,
 		  "hashing and signing threads (default: all CPUs)", "N" },
 		{ "output-dir", 'o', POPT_ARG_STRING, &outdir, 0,
@@ -252,7 +141,6 @@ int cmd_sign(int argc, const char **argv)
 	struct signing_key key = { 0 };
 	const struct verity_hash_alg *alg;
 	const char **pkgs;
-	char *err = NULL;
 
 	poptSetOtherOptionHelp(ctx, "[OPTIONS] PACKAGE.rpm...");
 	pkgs = parse_command_line(ctx, "sign", &jobs);
@@ -260,32 +148,10 @@ int cmd_sign(int argc, const char **argv)
 		goto out;
 
 	rc = 1;
-	keypath = option_or_macro(keyopt, "%{?_file_signing_key}");
-	certpath = option_or_macro(certopt, "%{?_file_signing_cert}");
-	algoname = option_or_macro(algoopt, "%{?_verity_algorithm}");
-	alg = verity_hash_alg_by_name(algoname ? algoname : "sha256");
-	if (!keypath || !certpath) {
-		report(rstrdup("no signing key or certificate: give --key and --cert, or set %_file_signing_key and %_file_signing_cert"));
+	alg = alg_option(algoopt);
+	if (!alg || (outdir && !is_writable_dir(outdir)) ||
+	    load_key_options(&key) != 0)
 		goto out;
-	}
-	if (!alg) {
-		report(rstrscat(NULL, "unknown fs-verity hash algorithm '",
-				algoname, "' (use sha256 or sha512)", NULL));
-		goto out;
-	}
-	if (passfile) {
-		pass = read_passphrase(passfile);
-		if (!pass)
-			goto out;
-	} else {
-		pass = option_or_macro(NULL, "%{?_file_signing_key_password}");
-	}
-	if (outdir && !is_writable_dir(outdir))
-		goto out;
-	if (signing_key_load(&key, keypath, certpath, pass, &err) != 0) {
-		report(err);
-		goto out;
-	}
 	for (; *pkgs; pkgs++) {
 		char *dest = output_path(outdir, *pkgs);
 
@@ -295,17 +161,9 @@ int cmd_sign(int argc, const char **argv)
 	rc = failed;
 out:
 	signing_key_free(&key);
-	free(keyopt);
-	free(certopt);
+	free_key_options();
 	free(algoopt);
-	free(passfile);
 	free(outdir);
-	free(keypath);
-	free(certpath);
-	free(algoname);
-	if (pass)
-		OPENSSL_cleanse(pass, strlen(pass));
-	free(pass);
 	poptFreeContext(ctx);
 	return rc;
 }

@@ -20,6 +20,9 @@ static const struct {
 	{ "sign", cmd_sign, "add fs-verity signatures for every file" },
 	{ "verify", cmd_verify, "check a package's fs-verity signatures" },
 	{ "strip", cmd_strip, "remove fs-verity signatures" },
+	{ "digests", cmd_digests, "write packages' fs-verity digests to sign elsewhere" },
+	{ "sign-digests", cmd_sign_digests, "sign a manifest of digests, no package needed" },
+	{ "inject", cmd_inject, "check signatures from sign-digests and store them" },
 };
 
 void report(char *msg)
@@ -35,10 +38,8 @@ int default_jobs(void)
 	return n > 0 ? (int)n : 1;
 }
 
-const char **parse_command_line(poptContext ctx, const char *command,
-				int *jobs)
+int parse_options(poptContext ctx, const char *command, int *jobs)
 {
-	const char **args;
 	int c;
 
 	while ((c = poptGetNextOpt(ctx)) > 0)
@@ -46,15 +47,25 @@ const char **parse_command_line(poptContext ctx, const char *command,
 	if (c < -1) {
 		fprintf(stderr, "rpm-verity %s: %s: %s\n", command,
 			poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(c));
-		return NULL;
+		return -1;
 	}
 	if (jobs && (*jobs < 0 || *jobs > 1024)) {
 		fprintf(stderr, "rpm-verity %s: --jobs must be 0 to 1024\n",
 			command);
-		return NULL;
+		return -1;
 	}
 	if (jobs && *jobs == 0)
 		*jobs = default_jobs();
+	return 0;
+}
+
+const char **parse_command_line(poptContext ctx, const char *command,
+				int *jobs)
+{
+	const char **args;
+
+	if (parse_options(ctx, command, jobs) != 0)
+		return NULL;
 	args = poptGetArgs(ctx);
 	if (!args)
 		poptPrintUsage(ctx, stderr, 0);
@@ -84,7 +95,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "Usage: rpm-verity COMMAND [OPTIONS] PACKAGE...\n\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-13s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'rpm-verity COMMAND --help' describes a command's options.\n");
 }
 

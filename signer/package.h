@@ -55,6 +55,14 @@ int package_write(const struct package *pkg, Header sigh, const char *dest,
 		  char **err);
 
 /*
+ * The signature header @sigh as it sits in a package: the bytes between the
+ * 96-byte lead and the main header, padding included (what Koji stores and
+ * splices). malloc'ed; NULL with a message when rpm would not read it.
+ */
+uint8_t *package_sighdr_bytes(const struct package *pkg, Header sigh,
+			      size_t *len, char **err);
+
+/*
  * Check the compressed payload against the digest the main header carries
  * (RPMTAG_PAYLOADDIGEST), so a corrupted package is refused before any
  * signature is made for it. Packages without that tag pass.

@@ -107,35 +107,53 @@ static int copy_range(int in, off_t off, off_t end, int out)
 	return 0;
 }
 
-static int write_contents(const struct package *pkg, Header sigh, int out,
-			  const char *dest, char **err)
+uint8_t *package_sighdr_bytes(const struct package *pkg, Header sigh,
+			      size_t *len, char **err)
 {
-	static const uint8_t zeros[8];
 	unsigned int blob_size = 0;
 	void *blob = headerExport(sigh, &blob_size);
 	size_t sig_size = sizeof(header_magic) + blob_size;
-	int rc;
+	size_t padded = sig_size + (8 - sig_size % 8) % 8;
+	uint8_t *out;
 
 	if (!blob) {
 		rasprintf(err, "%s: cannot serialize the signature header",
 			  pkg->path);
-		return -1;
+		return NULL;
 	}
 	if (be32(blob) > SIG_HEADER_MAX_TAGS ||
 	    be32((uint8_t *)blob + 4) > SIG_HEADER_MAX_DATA) {
 		rasprintf(err, "%s: signature header would hold %u bytes, more than the %u rpm reads; use a smaller key (ECDSA signatures are about half the size of RSA-2048 ones)",
 			  pkg->path, be32((uint8_t *)blob + 4), SIG_HEADER_MAX_DATA);
 		free(blob);
-		return -1;
+		return NULL;
 	}
+	out = calloc(1, padded);
+	if (!out) {
+		rasprintf(err, "%s: out of memory", pkg->path);
+		free(blob);
+		return NULL;
+	}
+	memcpy(out, header_magic, sizeof(header_magic));
+	memcpy(out + sizeof(header_magic), blob, blob_size);
+	free(blob);
+	*len = padded;
+	return out;
+}
+
+static int write_contents(const struct package *pkg, Header sigh, int out,
+			  const char *dest, char **err)
+{
+	size_t sig_size = 0;
+	uint8_t *sig = package_sighdr_bytes(pkg, sigh, &sig_size, err);
+	int rc;
+
+	if (!sig)
+		return -1;
 	rc = write_full(out, pkg->lead, sizeof(pkg->lead));
 	if (!rc)
-		rc = write_full(out, header_magic, sizeof(header_magic));
-	if (!rc)
-		rc = write_full(out, blob, blob_size);
-	if (!rc)
-		rc = write_full(out, zeros, (8 - sig_size % 8) % 8);
-	free(blob);
+		rc = write_full(out, sig, sig_size);
+	free(sig);
 	if (!rc)
 		rc = copy_range(pkg->fd, pkg->header_start, pkg->size, out);
 	if (!rc && fsync(out) != 0)

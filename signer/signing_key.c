@@ -6,8 +6,10 @@
  * signing threads.
  */
 #include "signing_key.h"
+#include "pkcs11_key.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <openssl/bio.h>
@@ -99,58 +101,110 @@ static int check_key_type(EVP_PKEY *pkey, const char *path, char **err)
 	}
 }
 
-int signing_key_load(struct signing_key *key, const char *keypath,
-		     const char *certpath, const char *passphrase, char **err)
+static EVP_PKEY *load_pem_key(const char *keypath, const char *passphrase,
+			      char **err)
 {
 	struct passphrase pw = { .text = passphrase };
-	static const uint8_t probe[VERITY_MAX_DIGEST_SIZE];
-	uint8_t *der = NULL;
 	struct stat st;
+	EVP_PKEY *pkey;
 	BIO *bio;
 
-	memset(key, 0, sizeof(*key));
 	if (stat(keypath, &st) == 0 && S_ISDIR(st.st_mode)) {
 		rasprintf(err, "%s: is a directory, not a signing key", keypath);
-		return -1;
+		return NULL;
 	}
 	errno = 0;
 	bio = BIO_new_file(keypath, "rb");
 	if (!bio) {
 		rasprintf(err, "%s: cannot read signing key: %s", keypath,
 			  strerror(errno ? errno : EIO));
+		return NULL;
+	}
+	pkey = PEM_read_bio_PrivateKey(bio, NULL, passphrase_cb, &pw);
+	BIO_free(bio);
+	if (pkey)
+		return pkey;
+	if (pw.asked && !passphrase)
+		rasprintf(err, "%s: key is encrypted; give its passphrase with --pass-file or %%_file_signing_key_password",
+			  keypath);
+	else if (pw.asked)
+		rasprintf(err, "%s: cannot decrypt key: wrong passphrase",
+			  keypath);
+	else
+		rasprintf(err, "%s: not a PEM private key (%s)", keypath,
+			  ssl_reason());
+	return NULL;
+}
+
+/*
+ * OpenSSL's PKCS#7 signer compares key and certificate itself, so a pair
+ * that does not match cannot sign at all; say so first. A signature the
+ * certificate verifies then proves that the key (or the token) works.
+ */
+static int check_pair(struct signing_key *key, const char *certpath,
+		      char **err)
+{
+	static const uint8_t probe[VERITY_MAX_DIGEST_SIZE];
+	const struct verity_hash_alg *alg = verity_hash_alg_by_id(1);
+	uint8_t *der = NULL;
+	char *why = NULL;
+	int len;
+
+	if (!X509_check_private_key(key->cert, key->pkey)) {
+		/* libp11 learns an EC key's public point from a public key object */
+		rasprintf(err, "%s: certificate does not match the key %s%s",
+			  certpath, key->name,
+			  key->token && EVP_PKEY_get_base_id(key->pkey) == EVP_PKEY_EC ?
+			  " (or the token holds no public key under the key's id, which an ECDSA key needs)" : "");
 		return -1;
 	}
-	key->pkey = PEM_read_bio_PrivateKey(bio, NULL, passphrase_cb, &pw);
-	BIO_free(bio);
-	if (!key->pkey) {
-		if (pw.asked && !passphrase)
-			rasprintf(err, "%s: key is encrypted; give its passphrase with --pass-file or %%_file_signing_key_password",
-				  keypath);
-		else if (pw.asked)
-			rasprintf(err, "%s: cannot decrypt key: wrong passphrase",
-				  keypath);
-		else
-			rasprintf(err, "%s: not a PEM private key (%s)", keypath,
-				  ssl_reason());
-		goto fail;
+	len = signing_key_sign(key, alg, probe, &der);
+	if (len < 0) {
+		rasprintf(err, "%s: cannot sign with this key (%s)", key->name,
+			  ssl_reason());
+		return -1;
 	}
-	if (check_key_type(key->pkey, keypath, err))
+	if (verify_signature(key->cert, alg, probe, der, (size_t)len, &why)) {
+		rasprintf(err, "%s: certificate does not match the key %s (%s)",
+			  certpath, key->name, why);
+		free(why);
+		OPENSSL_free(der);
+		return -1;
+	}
+	OPENSSL_free(der);
+	return 0;
+}
+
+int signing_key_load(struct signing_key *key, const char *keypath,
+		     const char *certpath, const char *passphrase, char **err)
+{
+	memset(key, 0, sizeof(*key));
+	if (is_pkcs11_uri(keypath)) {
+		key->name = pkcs11_uri_for_display(keypath);
+		key->pkey = pkcs11_key_load(keypath, passphrase, &key->token,
+					    err);
+		if (key->pkey) {
+			key->lock = malloc(sizeof(*key->lock));
+			if (!key->lock) {
+				rasprintf(err, "%s: out of memory", key->name);
+				goto fail;
+			}
+			pthread_mutex_init(key->lock, NULL);
+		}
+	} else {
+		key->name = rstrdup(keypath);
+		key->pkey = load_pem_key(keypath, passphrase, err);
+	}
+	if (!key->pkey)
+		goto fail;
+	if (check_key_type(key->pkey, key->name, err))
 		goto fail;
 	key->cert = load_certificate(certpath, err);
 	if (!key->cert)
 		goto fail;
-	if (!X509_check_private_key(key->cert, key->pkey)) {
-		rasprintf(err, "%s: certificate does not match the key %s",
-			  certpath, keypath);
-		goto fail;
-	}
 	/* One signature now: proves the pair works before any package is read. */
-	if (signing_key_sign(key, verity_hash_alg_by_id(1), probe, &der) < 0) {
-		rasprintf(err, "%s: cannot sign with this key (%s)", keypath,
-			  ssl_reason());
+	if (check_pair(key, certpath, err))
 		goto fail;
-	}
-	OPENSSL_free(der);
 	ERR_clear_error();
 	return 0;
 fail:
@@ -161,10 +215,32 @@ fail:
 
 void signing_key_free(struct signing_key *key)
 {
-	EVP_PKEY_free(key->pkey);
+	if (key->token)
+		pkcs11_key_free(key->token);	/* owns pkey */
+	else
+		EVP_PKEY_free(key->pkey);
 	X509_free(key->cert);
-	key->pkey = NULL;
-	key->cert = NULL;
+	free(key->name);
+	if (key->lock) {
+		pthread_mutex_destroy(key->lock);
+		free(key->lock);
+	}
+	memset(key, 0, sizeof(*key));
+}
+
+const char *signing_key_type(const struct signing_key *key, char *buf,
+			     size_t len)
+{
+	char group[64] = "";
+
+	if (EVP_PKEY_get_base_id(key->pkey) == EVP_PKEY_RSA) {
+		snprintf(buf, len, "RSA-%d", EVP_PKEY_get_bits(key->pkey));
+	} else {
+		EVP_PKEY_get_group_name(key->pkey, group, sizeof(group), NULL);
+		snprintf(buf, len, "ECDSA %s", !strcmp(group, "prime256v1") ?
+			 "P-256" : !strcmp(group, "secp384r1") ? "P-384" : group);
+	}
+	return buf;
 }
 
 int signing_key_sign(const struct signing_key *key,
@@ -176,15 +252,21 @@ int signing_key_sign(const struct signing_key *key,
 	const EVP_MD *md = EVP_get_digestbyname(alg->name);
 	BIO *in = BIO_new_mem_buf(formatted, (int)flen);
 	PKCS7 *p7 = NULL;
-	int len = -1;
+	int len = -1, ok;
 
 	*der = NULL;
 	if (!md || !in)
 		goto out;
 	p7 = PKCS7_sign(NULL, NULL, NULL, NULL, SIGN_FLAGS);
 	if (!p7 || !PKCS7_sign_add_signer(p7, key->cert, key->pkey, md,
-					  SIGN_FLAGS) ||
-	    PKCS7_final(p7, in, SIGN_FLAGS) != 1)
+					  SIGN_FLAGS))
+		goto out;
+	if (key->lock)
+		pthread_mutex_lock(key->lock);
+	ok = PKCS7_final(p7, in, SIGN_FLAGS) == 1;
+	if (key->lock)
+		pthread_mutex_unlock(key->lock);
+	if (!ok)
 		goto out;
 	len = i2d_PKCS7(p7, der);
 	if (len <= 0 || len > VERITY_MAX_SIG_SIZE) {

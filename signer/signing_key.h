@@ -1,34 +1,47 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The signing key and certificate, loaded and checked once, and the PKCS#7
- * signatures the kernel's fs-verity builtin signature support expects.
+ * signatures the kernel's fs-verity builtin signature support expects. The
+ * key is a PEM file or an RFC 7512 pkcs11: URI; callers cannot tell which.
  */
 #ifndef RPMVERITY_SIGNING_KEY_H
 #define RPMVERITY_SIGNING_KEY_H
 
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
 #include "verity_format.h"
 
+struct pkcs11_key;
+
 struct signing_key {
 	EVP_PKEY *pkey;		/* NULL when only verifying */
 	X509 *cert;
+	char *name;		/* the file, or the URI without its PIN */
+	struct pkcs11_key *token;	/* set when the key is in a token */
+	pthread_mutex_t *lock;	/* token sessions are signed through one at a time */
 };
 
 /* Load a PEM or DER X.509 certificate. */
 X509 *load_certificate(const char *path, char **err);
 
 /*
- * Load the PEM private key @keypath (decrypted with @passphrase when given)
- * and the certificate @certpath, and check that they belong together and
- * that the key type is one the kernel verifies (RSA, ECDSA P-256/P-384).
+ * Load the private key @keypath, a PEM file (decrypted with @passphrase when
+ * given) or a pkcs11: URI (@passphrase is then the token's PIN unless the
+ * URI carries one), and the certificate @certpath, and check that they
+ * belong together and that the key type is one the kernel verifies (RSA,
+ * ECDSA P-256/P-384).
  */
 int signing_key_load(struct signing_key *key, const char *keypath,
 		     const char *certpath, const char *passphrase, char **err);
 void signing_key_free(struct signing_key *key);
+
+/* "RSA-2048", "ECDSA P-256"...: for messages saying what signed. */
+const char *signing_key_type(const struct signing_key *key, char *buf,
+			     size_t len);
 
 /*
  * Sign @digest: a detached DER PKCS#7 SignedData over the formatted digest,

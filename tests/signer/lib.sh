@@ -89,3 +89,27 @@ rpm_K() {
 	fi
 	rpm --dbpath "$SCRATCH/rpmdb" -K "$1"
 }
+
+# split_sign OUTDIR SIGHDRDIR PKG...: the split flow with the fixture key
+# $KEY/$CERT (see key): digests, sign-digests, inject into OUTDIR.
+split_sign() {
+	local out=$1 hdr=$2
+	shift 2
+	expect_ok "digests" "$RPMVERITY" digests -o "$SCRATCH/manifest" "$@"
+	expect_ok "sign-digests" "$RPMVERITY" sign-digests --key "$KEY" --cert "$CERT" \
+		-o "$SCRATCH/sigs" "$SCRATCH/manifest"
+	expect_ok "inject" "$RPMVERITY" inject --cert "$CERT" -o "$out" \
+		${hdr:+--sighdr-out "$hdr"} "$SCRATCH/sigs" "$@"
+}
+
+# splice UNSIGNED SIGHDR OUT: what Koji's splice does: UNSIGNED's lead, the
+# stored signature header, UNSIGNED from its main header on.
+splice() {
+	python3 - "$@" <<'PY'
+import struct, sys
+u = open(sys.argv[1], 'rb').read()
+il, dl = struct.unpack('>II', u[104:112])
+start = (96 + 16 + il * 16 + dl + 7) & ~7
+open(sys.argv[3], 'wb').write(u[:96] + open(sys.argv[2], 'rb').read() + u[start:])
+PY
+}

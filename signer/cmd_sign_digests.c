@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rpm-verity sign-digests: the signing side. Reads a manifest (never a
+ * package), checks all of it before signing anything, signs every digest
+ * with the key (a PEM file or a PKCS#11 token) on worker threads, and
+ * writes a signature file for inject. Files with the same digest in one
+ * package (hardlinks, empty files, copies) get one signature, as sign
+ * gives them.
+ */
+#include <errno.h>
+#include <popt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <openssl/crypto.h>
+#include <rpm/rpmstring.h>
+
+#include "cli.h"
+#include "manifest.h"
+#include "output_file.h"
+#include "progress.h"
+#include "sigfile.h"
+#include "signing_key.h"
+
+struct work {
+	uint32_t pkg, index;
+};
+
+struct signer {
+	const struct signing_key *key;
+	struct manifest_package *pkgs;
+	size_t npkgs;
+	struct work *work;	/* one per distinct digest of a package */
+	size_t nwork;
+	atomic_size_t next, done;
+	atomic_int failed;
+};
+
+static void *sign_worker(void *arg)
+{
+	struct signer *s = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&s->next, 1)) < s->nwork && !s->failed) {
+		struct manifest_package *p = &s->pkgs[s->work[i].pkg];
+		uint32_t index = s->work[i].index;
+		uint8_t *der = NULL;
+		int len = signing_key_sign(s->key, p->alg,
+					   manifest_digest(p, index), &der);
+
+		if (len < 0 || !(p->sigs[index] = sigfile_encode(der, (size_t)len)))
+			s->failed = 1;
+		OPENSSL_free(der);
+		atomic_fetch_add(&s->done, 1);
+	}
+	return NULL;
+}
+
+static const struct manifest_package *sort_pkg;
+
+static int by_digest(const void *a, const void *b)
+{
+	return memcmp(manifest_digest(sort_pkg, *(const uint32_t *)a),
+		      manifest_digest(sort_pkg, *(const uint32_t *)b),
+		      sort_pkg->alg->digest_size);
+}
+
+/*
+ * Queue each distinct digest of @p once; *@dups gets, per file, the file
+ * whose signature it shares (or itself).
+ */
+static int plan_package(struct signer *s, uint32_t pi, uint32_t **dups)
+{
+	struct manifest_package *p = &s->pkgs[pi];
+	uint32_t *order = malloc((p->count ? p->count : 1) * sizeof(*order));
+	uint32_t n = 0;
+
+	*dups = malloc((p->count ? p->count : 1) * sizeof(**dups));
+	if (!order || !*dups) {
+		free(order);
+		return -1;
+	}
+	for (uint32_t i = 0; i < p->count; i++) {
+		(*dups)[i] = i;
+		if (p->present[i])
+			order[n++] = i;
+	}
+	sort_pkg = p;
+	qsort(order, n, sizeof(*order), by_digest);
+	for (uint32_t k = 0; k < n; k++) {
+		if (k > 0 && by_digest(&order[k - 1], &order[k]) == 0) {
+			(*dups)[order[k]] = (*dups)[order[k - 1]];
+			continue;
+		}
+		s->work[s->nwork++] = (struct work){ pi, order[k] };
+	}
+	free(order);
+	return 0;
+}
+
+/* Read and check the whole manifest: 0, or -1 after reporting. */
+static int read_manifest(FILE *in, const char *name, struct signer *s,
+			 size_t *files)
+{
+	struct manifest_reader r;
+	struct manifest_package p;
+	size_t cap = 0;
+	char *err = NULL;
+	int rc;
+
+	manifest_reader_init(&r, &manifest_format, in, name);
+	while ((rc = manifest_read_package(&r, &p, &err)) > 0) {
+		if (s->npkgs == cap) {
+			struct manifest_package *n;
+
+			cap = cap ? cap * 2 : 64;
+			n = realloc(s->pkgs, cap * sizeof(*n));
+			if (!n) {
+				manifest_package_free(&p);
+				err = rstrscat(NULL, name, ": out of memory", NULL);
+				rc = -1;
+				break;
+			}
+			s->pkgs = n;
+		}
+		p.sigs = calloc(p.count ? p.count : 1, sizeof(*p.sigs));
+		s->pkgs[s->npkgs++] = p;
+		*files += p.count;
+		if (!p.sigs) {
+			err = rstrscat(NULL, name, ": out of memory", NULL);
+			rc = -1;
+			break;
+		}
+	}
+	manifest_reader_free(&r);
+	if (rc < 0)
+		report(err);
+	return rc < 0 ? -1 : 0;
+}
+
+static int sign_all(struct signer *s, int jobs, size_t files)
+{
+	struct progress prog;
+	pthread_t *threads = calloc((size_t)jobs, sizeof(*threads));
+	uint32_t **dups = calloc(s->npkgs ? s->npkgs : 1, sizeof(*dups));
+	int started = 0, rc = -1;
+
+	s->work = malloc((files ? files : 1) * sizeof(*s->work));
+	if (!threads || !dups || !s->work)
+		goto out;
+	for (size_t i = 0; i < s->npkgs; i++)
+		if (plan_package(s, (uint32_t)i, &dups[i]) != 0)
+			goto out;
+	progress_init(&prog, "sign-digests:", s->npkgs);
+	for (; started < jobs; started++)
+		if (pthread_create(&threads[started], NULL, sign_worker, s))
+			break;
+	if (started == 0)
+		sign_worker(s);
+	while (prog.on && atomic_load(&s->done) < s->nwork && !s->failed) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		/* packages are not signed in order; show the signatures made */
+		progress_show(&prog, 0, atomic_load(&s->done));
+		nanosleep(&ts, NULL);
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	progress_end(&prog);
+	if (s->failed)
+		goto out;
+	for (size_t i = 0; i < s->npkgs; i++) {
+		struct manifest_package *p = &s->pkgs[i];
+
+		for (uint32_t f = 0; f < p->count; f++)
+			if (p->present[f] && dups[i][f] != f &&
+			    !(p->sigs[f] = rstrdup(p->sigs[dups[i][f]])))
+				goto out;
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; dups && i < s->npkgs; i++)
+		free(dups[i]);
+	free(dups);
+	free(threads);
+	return rc;
+}
+
+int cmd_sign_digests(int argc, const char **argv)
+{
+	char *outpath = NULL;
+	int jobs = 0, rc = 2;
+	struct poptOption opts[] = {
+		KEY_OPTIONS,
+		{ "jobs", 'j', POPT_ARG_INT, &jobs, 0,
+		  "signing threads (default: all CPUs)", "N" },
+		{ "output", 'o', POPT_ARG_STRING, &outpath, 0,
+		  "write the signatures to FILE (default: stdout)", "FILE" },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext("rpm-verity sign-digests", argc, argv,
+					 opts, 0);
+	struct signer s = { 0 };
+	struct signing_key key = { 0 };
+	struct output_file out = { 0 };
+	const char **args, *name = "stdin";
+	char keytype[64];
+	size_t files = 0, sigs = 0;
+	FILE *in = stdin;
+	int ok;
+
+	poptSetOtherOptionHelp(ctx, "[OPTIONS] [MANIFEST]");
+	if (parse_options(ctx, "sign-digests", &jobs) != 0)
+		goto out;
+	args = poptGetArgs(ctx);
+	if (args && args[0] && args[1]) {
+		fprintf(stderr, "rpm-verity sign-digests: one manifest at most\n");
+		goto out;
+	}
+	rc = 1;
+	if (args && strcmp(args[0], "-") != 0) {
+		name = args[0];
+		in = fopen(name, "r");
+		if (!in) {
+			report(rstrscat(NULL, name, ": cannot open: ",
+					strerror(errno), NULL));
+			goto out;
+		}
+	}
+	/* The key first: a wrong PIN is found before a long read. */
+	if (load_key_options(&key) != 0 ||
+	    read_manifest(in, name, &s, &files) != 0)
+		goto out;
+	s.key = &key;
+	if (sign_all(&s, jobs, files) != 0) {
+		report(rstrscat(NULL, key.name, ": signing failed", NULL));
+		goto out;
+	}
+	if (output_open(&out, outpath) != 0)
+		goto out;
+	ok = manifest_write_start(out.f, &sigfile_format) == 0;
+	for (size_t i = 0; ok && i < s.npkgs; i++) {
+		ok = manifest_write_package(out.f, &sigfile_format, &s.pkgs[i]) == 0;
+		for (uint32_t f = 0; f < s.pkgs[i].count; f++)
+			sigs += s.pkgs[i].present[f];
+	}
+	ok = ok && manifest_write_end(out.f, &sigfile_format, s.npkgs) == 0;
+	if (output_close(&out, ok) != 0)
+		goto out;
+	fprintf(stderr, "rpm-verity sign-digests: signed %zu packages, %zu of %zu files (%zu signatures made), %s, with %s key %s\n",
+		s.npkgs, sigs, files, s.nwork,
+		s.npkgs && s.pkgs[0].alg ? s.pkgs[0].alg->name : "sha256",
+		signing_key_type(&key, keytype, sizeof(keytype)), key.name);
+	rc = 0;
+out:
+	if (in && in != stdin)
+		fclose(in);
+	for (size_t i = 0; i < s.npkgs; i++)
+		manifest_package_free(&s.pkgs[i]);
+	free(s.pkgs);
+	free(s.work);
+	signing_key_free(&key);
+	free_key_options();
+	free(outpath);
+	poptFreeContext(ctx);
+	return rc;
+}

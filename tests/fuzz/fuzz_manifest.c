@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Fuzz target: the manifest parser (signer/manifest.c), which reads
+ * what crosses the boundary between build and signing hosts. Wire it with
+ * rpmverity_fuzz_target(fuzz_manifest fuzz_manifest.c signer/manifest.c
+ * signer/sigfile.c signer/line_reader.c LINK ...).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "manifest.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	manifest_parse_buffer(&manifest_format, data, size);
+	return 0;
+}
