@@ -33,9 +33,17 @@ struct chunk {
 	uint8_t data[CHUNK_SIZE];
 };
 
+/*
+ * One file's content on its way from the reader to a worker. Two hold it:
+ * the reader, until it has queued the file's last chunk or given up, and
+ * the queue, then the worker that takes it. Whichever lets go last frees it
+ * (job_put_locked), so a worker that stops early (its file failed, or
+ * another did) cannot free a job the reader is still filling.
+ */
 struct file_job {
 	struct file_job *next;
 	int index;
+	int refs;			/* under the pipeline's lock */
 	uint64_t size;
 	struct chunk *head, *tail;	/* queued, not yet consumed */
 	/* owned by the worker that hashes it: */
@@ -152,9 +160,11 @@ int empty_file_digest(const struct verity_hash_alg *alg,
 	return compute_digest(alg, 0, NULL, read_nothing, digest);
 }
 
-static void release_job(struct pipeline *p, struct file_job *job)
+/* Let go of @job; the last holder returns its chunks and frees it. */
+static void job_put_locked(struct pipeline *p, struct file_job *job)
 {
-	pthread_mutex_lock(&p->lock);
+	if (--job->refs > 0)
+		return;
 	if (job->cur)
 		free_chunk_locked(p, job->cur);
 	while (job->head) {
@@ -163,7 +173,6 @@ static void release_job(struct pipeline *p, struct file_job *job)
 		job->head = c->next;
 		free_chunk_locked(p, c);
 	}
-	pthread_mutex_unlock(&p->lock);
 	free(job);
 }
 
@@ -192,18 +201,19 @@ static void *worker_main(void *arg)
 
 		rc = p->failed ? -ECANCELED :
 		     compute_digest(p->alg, job->size, job, job_read, digest);
+		if (rc == 0 && p->failed)	/* no more signing after a failure */
+			rc = -ECANCELED;
 		if (rc == 0)
 			rc = p->fn(p->ctx, job->index, digest, &err) ? -1 : 0;
 		else if (rc != -EIO && rc != -ECANCELED)
 			err = file_msg(p->pkg->path, p->files, job->index,
 				       "cannot compute fs-verity digest: %s",
 				       strerror(-rc));
-		if (rc) {
-			pthread_mutex_lock(&p->lock);
+		pthread_mutex_lock(&p->lock);
+		if (rc)
 			fail_locked(p, err);
-			pthread_mutex_unlock(&p->lock);
-		}
-		release_job(p, job);
+		job_put_locked(p, job);
+		pthread_mutex_unlock(&p->lock);
 	}
 }
 
@@ -216,6 +226,7 @@ static int feed_file(struct pipeline *p, rpmfi fi, int index, uint64_t size)
 	if (!job)
 		return -ENOMEM;
 	job->index = index;
+	job->refs = 2;		/* the reader's and the queue's */
 	job->size = size;
 	job->p = p;
 
@@ -248,6 +259,10 @@ static int feed_file(struct pipeline *p, rpmfi fi, int index, uint64_t size)
 		}
 
 		pthread_mutex_lock(&p->lock);
+		if (p->failed) {	/* no worker will read it */
+			free_chunk_locked(p, c);
+			break;
+		}
 		if (c->len < want) {
 			free_chunk_locked(p, c);
 			fail_locked(p, file_msg(p->pkg->path, p->files, index,
@@ -263,7 +278,55 @@ static int feed_file(struct pipeline *p, rpmfi fi, int index, uint64_t size)
 		left -= c->len;
 		pthread_cond_broadcast(&p->work_ready);
 	}
+	job_put_locked(p, job);	/* the reader is done with it */
 	pthread_mutex_unlock(&p->lock);
+	return 0;
+}
+
+/*
+ * librpm maps each cpio entry to a header file by its path and checks that
+ * none is missing, but takes a path that comes twice: the package then
+ * means two things (rpm refuses to install it) and its file would be
+ * signed twice. Each header file gets one entry.
+ */
+static int check_once(struct pipeline *p, unsigned char *seen, int index)
+{
+	if (!seen[index]) {
+		seen[index] = 1;
+		return 0;
+	}
+	pthread_mutex_lock(&p->lock);
+	fail_locked(p, file_msg(p->pkg->path, p->files, index,
+				"appears twice in the payload (corrupted or crafted package)"));
+	pthread_mutex_unlock(&p->lock);
+	return -1;
+}
+
+/*
+ * librpm reads a symlink's target from the payload into a buffer of the
+ * size the header gives, so a header claiming a symlink of gigabytes costs
+ * that much memory and time before the payload is even looked at. A
+ * symlink's size is its target's length; refuse any other.
+ */
+static int check_symlink_sizes(struct pipeline *p)
+{
+	int fc = (int)rpmfilesFC(p->files);
+
+	for (int i = 0; i < fc; i++) {
+		const char *target = rpmfilesFLink(p->files, i);
+		uint64_t size = (uint64_t)rpmfilesFSize(p->files, i);
+		size_t len = target ? strlen(target) : 0;
+
+		if (!S_ISLNK(rpmfilesFMode(p->files, i)) ||
+		    (rpmfilesFFlags(p->files, i) & RPMFILE_GHOST) || size == len)
+			continue;
+		pthread_mutex_lock(&p->lock);
+		fail_locked(p, file_msg(p->pkg->path, p->files, i,
+					"symbolic link of %llu bytes to a target of %zu (corrupted package)",
+					(unsigned long long)size, len));
+		pthread_mutex_unlock(&p->lock);
+		return -1;
+	}
 	return 0;
 }
 
@@ -271,10 +334,25 @@ static void read_payload(struct pipeline *p, FD_t payload)
 {
 	rpmfi fi = rpmfiNewArchiveReader(payload, p->files,
 					 RPMFI_ITER_READ_ARCHIVE);
-	int rc;
+	unsigned char *seen = calloc((size_t)rpmfilesFC(p->files) + 1, 1);
+	int rc = 0;
 
+	if (check_symlink_sizes(p) != 0)
+		goto out;
+	if (!fi || !seen) {
+		pthread_mutex_lock(&p->lock);
+		fail_locked(p, rstrscat(NULL, p->pkg->path,
+					fi ? ": out of memory" :
+					": cannot read payload (not a cpio archive)",
+					NULL));
+		pthread_mutex_unlock(&p->lock);
+		goto out;
+	}
 	while ((rc = rpmfiNext(fi)) >= 0 && !p->failed) {
 		uint64_t size = (uint64_t)rpmfiFSize(fi);
+
+		if (check_once(p, seen, rc) != 0)
+			break;
 
 		if (!S_ISREG(rpmfiFMode(fi)) || !rpmfiArchiveHasContent(fi) ||
 		    size == 0)
@@ -284,6 +362,18 @@ static void read_payload(struct pipeline *p, FD_t payload)
 			fail_locked(p, rstrscat(NULL, p->pkg->path,
 						": out of memory", NULL));
 			pthread_mutex_unlock(&p->lock);
+		}
+	}
+	if (rc == RPMERR_MISSING_FILE && !p->failed) {
+		/* librpm says only that some file is missing: name it */
+		for (int i = 0; i < (int)rpmfilesFC(p->files); i++) {
+			if (seen[i] || (rpmfilesFFlags(p->files, i) & RPMFILE_GHOST))
+				continue;
+			pthread_mutex_lock(&p->lock);
+			fail_locked(p, file_msg(p->pkg->path, p->files, i,
+						"missing from the payload (corrupted package)"));
+			pthread_mutex_unlock(&p->lock);
+			break;
 		}
 	}
 	if (rc < 0 && rc != RPMERR_ITER_END && !p->failed) {
@@ -297,6 +387,8 @@ static void read_payload(struct pipeline *p, FD_t payload)
 		pthread_mutex_unlock(&p->lock);
 		free(why);
 	}
+out:
+	free(seen);
 	rpmfiArchiveClose(fi);
 	rpmfiFree(fi);
 }
@@ -353,12 +445,12 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 	for (int i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 
-	/* Jobs the workers never took (after a failure). */
+	/* Jobs the workers never took (after a failure): the queue's hold. */
 	while (p.jobs_head) {
 		struct file_job *job = p.jobs_head;
 
 		p.jobs_head = job->next;
-		free(job);
+		job_put_locked(&p, job);
 	}
 	pthread_cond_destroy(&p.work_ready);
 	pthread_cond_destroy(&p.chunk_freed);

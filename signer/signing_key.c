@@ -9,6 +9,7 @@
 #include "pkcs11_key.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -280,6 +281,47 @@ out:
 	return len;
 }
 
+/* Whether @alg names a digest the kernel verifies PKCS#7 signatures with. */
+static bool accepted_digest(const X509_ALGOR *alg)
+{
+	static const int nids[] = {
+		NID_sha1, NID_sha224, NID_sha256, NID_sha384, NID_sha512
+	};
+	int nid = alg ? OBJ_obj2nid(alg->algorithm) : NID_undef;
+
+	for (size_t i = 0; i < sizeof(nids) / sizeof(nids[0]); i++)
+		if (nid == nids[i])
+			return true;
+	return false;
+}
+
+/*
+ * Every digest algorithm a SignedData names, in its digestAlgorithms set
+ * and in each SignerInfo, must be one we know. Checked before
+ * PKCS7_verify(), which leaks memory on its error path when handed an
+ * unknown one (OpenSSL 3.0).
+ */
+static bool digests_accepted(PKCS7 *p7)
+{
+	STACK_OF(X509_ALGOR) *md_algs = p7->d.sign ? p7->d.sign->md_algs : NULL;
+	STACK_OF(PKCS7_SIGNER_INFO) *infos = PKCS7_get_signer_info(p7);
+
+	if (!md_algs || !infos || sk_PKCS7_SIGNER_INFO_num(infos) < 1)
+		return false;
+	for (int i = 0; i < sk_X509_ALGOR_num(md_algs); i++)
+		if (!accepted_digest(sk_X509_ALGOR_value(md_algs, i)))
+			return false;
+	for (int i = 0; i < sk_PKCS7_SIGNER_INFO_num(infos); i++) {
+		X509_ALGOR *dig = NULL;
+
+		PKCS7_SIGNER_INFO_get0_algs(sk_PKCS7_SIGNER_INFO_value(infos, i),
+					    NULL, &dig, NULL);
+		if (!accepted_digest(dig))
+			return false;
+	}
+	return true;
+}
+
 int verify_signature(X509 *cert, const struct verity_hash_alg *alg,
 		     const uint8_t *digest, const uint8_t *der, size_t len,
 		     char **why)
@@ -299,6 +341,8 @@ int verify_signature(X509 *cert, const struct verity_hash_alg *alg,
 		rasprintf(why, "out of memory");
 	} else if (!p7 || p != der + len || !PKCS7_type_is_signed(p7)) {
 		rasprintf(why, "signature is not a DER PKCS#7 SignedData");
+	} else if (!digests_accepted(p7)) {
+		rasprintf(why, "signature names an unknown digest algorithm");
 	} else if (!(signers = PKCS7_get0_signers(p7, certs, flags))) {
 		rasprintf(why, "signed by a key other than the certificate's");
 	} else if (PKCS7_verify(p7, certs, NULL, content, NULL, flags) != 1) {

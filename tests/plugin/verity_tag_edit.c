@@ -29,7 +29,7 @@ static const unsigned char header_magic[8] = {
 	0x8e, 0xad, 0xe8, 0x01, 0, 0, 0, 0
 };
 
-static void die(const char *what, const char *file)
+static _Noreturn void die(const char *what, const char *file)
 {
 	fprintf(stderr, "verity-tag-edit: %s: %s\n", file, what);
 	exit(1);
@@ -39,7 +39,7 @@ static unsigned char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	unsigned char *buf;
-	long n;
+	long n = -1;
 
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET))

@@ -1,0 +1,58 @@
+# Fixture for the fuzz replays: seed corpora made from real packages (the
+# seed package built with every compressor rpm offers, unsigned and signed
+# with each key kind and hash), in $CORPUS/<target>/. Small and regenerated
+# on every run, so no binary corpus is committed.
+. "$(dirname "$0")/../lib/testlib.sh"
+set -e
+: "${RPMVERITY:?set by ctest}" "${SEED_HEADER:?}" "${SPECS:?}" "${FUZZ_SRC:?}" "${CORPUS:?}"
+scratch
+rm -rf "$CORPUS"
+pkg=$CORPUS/fuzz_package sig=$CORPUS/fuzz_verity_sig hdr=$CORPUS/fuzz_plugin_header
+mkdir -p "$pkg" "$sig" "$hdr" "$CORPUS/fuzz_package_fixed"
+p256_key=$FUZZ_SRC/key/signing-key.pem p256_cert=$FUZZ_SRC/key/cert.pem
+"$FUZZ_SRC/../../keys/rpm-verity-keygen" --type rsa --bits 2048 --subject /CN=seed/ "$SCRATCH/rsa" >/dev/null
+rsa_key=$SCRATCH/rsa/signing-key.pem rsa_cert=$SCRATCH/rsa/cert.pem
+
+gen="gen $SPECS/gen-content.py"
+for c in gzip:w1.gzdio bzip2:w1.bzdio xz:w1.xzdio lzma:w1.lzdio none:w0.ufdio zstd:w1.zstdio; do
+	p=$(build_rpm "$FUZZ_SRC/seed.spec" "$SCRATCH/${c%%:*}" "${c#*:}" "$gen")
+	cp "$p" "$pkg/${c%%:*}-unsigned.rpm"
+	"$RPMVERITY" sign -j 1 --key "$p256_key" --cert "$p256_cert" "$p" >/dev/null
+	cp "$p" "$pkg/${c%%:*}-p256-sha256.rpm"
+done
+p=$pkg/none-unsigned.rpm
+for k in p256:sha512 rsa:sha256 rsa:sha512; do
+	eval "key=\$${k%%:*}_key cert=\$${k%%:*}_cert"
+	"$RPMVERITY" sign -j 1 --key "$key" --cert "$cert" --algo "${k#*:}" -o "$SCRATCH" "$p" >/dev/null
+	mv "$SCRATCH/none-unsigned.rpm" "$pkg/none-${k%%:*}-${k#*:}.rpm"
+done
+cp "$pkg"/*.rpm "$CORPUS/fuzz_package_fixed/"
+for p in "$pkg"/*.rpm; do
+	"$SEED_HEADER" "$p" "$hdr/$(basename "$p" .rpm).hdr"
+done
+
+# Signature entries: algorithm byte, the digest padded to 64 bytes, the DER
+# (as fsverity-utils makes it, and padded with zeros as rpm returns it).
+for size in 1 4097; do
+	head -c "$size" /dev/urandom >"$SCRATCH/f"
+	for k in p256 rsa; do
+		for a in sha256:1 sha512:2; do
+			eval "key=\$${k}_key cert=\$${k}_cert"
+			fsverity sign "$SCRATCH/f" "$SCRATCH/der" --key "$key" --cert "$cert" \
+				--hash-alg="${a%%:*}" >/dev/null
+			d=$(fsverity digest --compact --hash-alg="${a%%:*}" "$SCRATCH/f")
+			python3 - "${a#*:}" "$d" "$SCRATCH/der" "$sig/$k-${a%%:*}-$size" <<'PY'
+import sys
+alg, digest, der, out = sys.argv[1:]
+seed = bytes([int(alg)]) + bytes.fromhex(digest).ljust(64, b"\0") + open(der, "rb").read()
+open(out, "wb").write(seed)
+open(out + "-padded", "wb").write(seed + bytes(100))
+PY
+		done
+	done
+done
+{ printf '\x01'; head -c $((64 + 300)) /dev/zero; } >"$sig/unsigned"
+for d in "$CORPUS"/*/; do
+	[ -n "$(ls "$d")" ] || fail "no seeds in $d"
+done
+ls -l "$CORPUS"/*
