@@ -105,3 +105,79 @@ bool verity_sig_is_signed_data(const uint8_t *der, size_t len)
 	return der[0] == 0xa0 && der_header(der, len, &inner_hdr, &inner_body) &&
 	       inner_hdr + inner_body == len;
 }
+
+/* A DER cursor: what is left of the enclosing element's content. */
+struct der {
+	const uint8_t *p;
+	size_t len;
+};
+
+/*
+ * Take the next element off @d if its tag is @tag: its content in
+ * @content, the whole element in @whole (either may be NULL).
+ */
+static bool der_take(struct der *d, uint8_t tag, struct der *content,
+		     struct der *whole)
+{
+	size_t hdr, body;
+
+	if (d->len < 1 || d->p[0] != tag || !der_header(d->p, d->len, &hdr, &body) ||
+	    body > d->len - hdr)
+		return false;
+	if (content)
+		*content = (struct der){ d->p + hdr, body };
+	if (whole)
+		*whole = (struct der){ d->p, hdr + body };
+	d->p += hdr + body;
+	d->len -= hdr + body;
+	return true;
+}
+
+/* Skip an OPTIONAL element with tag @tag; false only if it is malformed. */
+static bool der_skip_optional(struct der *d, uint8_t tag)
+{
+	return d->len < 1 || d->p[0] != tag || der_take(d, tag, NULL, NULL);
+}
+
+bool verity_sig_parts(const uint8_t *der, size_t len,
+		      struct verity_sig_parts *out)
+{
+	/* OBJECT IDENTIFIER 1.2.840.113549.1.7.2, pkcs7-signedData */
+	static const uint8_t signed_data[] = {
+		0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02
+	};
+	struct der top = { der, len }, ci, x, sd, set, si, id, alg, oid, sig;
+
+	if (!der_take(&top, 0x30, &ci, NULL) || top.len ||
+	    !der_take(&ci, 0x06, &x, NULL) || x.len != sizeof(signed_data) ||
+	    memcmp(x.p, signed_data, sizeof(signed_data)) != 0 ||
+	    !der_take(&ci, 0xa0, &x, NULL) || ci.len ||
+	    !der_take(&x, 0x30, &sd, NULL) || x.len)
+		return false;
+	/* SignedData: version, digestAlgorithms, contentInfo, [0] certificates,
+	 * [1] crls, signerInfos holding exactly one SignerInfo. */
+	if (!der_take(&sd, 0x02, NULL, NULL) || !der_take(&sd, 0x31, NULL, NULL) ||
+	    !der_take(&sd, 0x30, NULL, NULL) || !der_skip_optional(&sd, 0xa0) ||
+	    !der_skip_optional(&sd, 0xa1) || !der_take(&sd, 0x31, &set, NULL) ||
+	    sd.len || !der_take(&set, 0x30, &si, NULL) || set.len)
+		return false;
+	/* SignerInfo: version, issuerAndSerialNumber, digestAlgorithm,
+	 * [0] authenticatedAttributes, digestEncryptionAlgorithm,
+	 * encryptedDigest, [1] unauthenticatedAttributes. */
+	if (!der_take(&si, 0x02, NULL, NULL) || !der_take(&si, 0x30, &id, NULL) ||
+	    !der_take(&si, 0x30, &alg, NULL) ||
+	    !der_take(&alg, 0x06, NULL, &oid))
+		return false;
+	out->has_attributes = si.len > 0 && si.p[0] == 0xa0;
+	if (!der_skip_optional(&si, 0xa0) || !der_take(&si, 0x30, NULL, NULL) ||
+	    !der_take(&si, 0x04, &sig, NULL) || !der_skip_optional(&si, 0xa1) ||
+	    si.len || sig.len == 0)
+		return false;
+	out->signer_id = id.p;
+	out->signer_id_len = id.len;
+	out->digest_oid = oid.p;
+	out->digest_oid_len = oid.len;
+	out->sig = sig.p;
+	out->sig_len = sig.len;
+	return true;
+}

@@ -59,4 +59,26 @@ ssize_t verity_sig_length(const uint8_t *entry, size_t len);
  */
 bool verity_sig_is_signed_data(const uint8_t *der, size_t len);
 
+/*
+ * The parts of a PKCS#7 SignedData with one SignerInfo that a verifier
+ * needs, found by walking its DER (each points into the signature):
+ * @signer_id, the content of the IssuerAndSerialNumber (the issuer Name's
+ * and the serial INTEGER's DER, back to back); @digest_oid, the digest
+ * algorithm's OBJECT IDENTIFIER, tag and length included; @sig, the
+ * encryptedDigest's content. @has_attributes when it has signed
+ * attributes (then the signature is not over the content's hash alone).
+ * Returns false if @der is not that shape, or has bytes after it.
+ */
+struct verity_sig_parts {
+	const uint8_t *signer_id;
+	size_t signer_id_len;
+	const uint8_t *digest_oid;
+	size_t digest_oid_len;
+	const uint8_t *sig;
+	size_t sig_len;
+	bool has_attributes;
+};
+bool verity_sig_parts(const uint8_t *der, size_t len,
+		      struct verity_sig_parts *out);
+
 #endif

@@ -14,6 +14,7 @@ int cmd_strip(int argc, const char **argv);
 int cmd_digests(int argc, const char **argv);
 int cmd_sign_digests(int argc, const char **argv);
 int cmd_inject(int argc, const char **argv);
+int cmd_audit(int argc, const char **argv);
 
 /* Print "rpm-verity: MSG" on stderr and free @msg. */
 void report(char *msg);

@@ -23,6 +23,7 @@ static const struct {
 	{ "digests", cmd_digests, "write packages' fs-verity digests to sign elsewhere" },
 	{ "sign-digests", cmd_sign_digests, "sign a manifest of digests, no package needed" },
 	{ "inject", cmd_inject, "check signatures from sign-digests and store them" },
+	{ "audit", cmd_audit, "check installed files against their packages' signatures" },
 };
 
 void report(char *msg)

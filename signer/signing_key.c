@@ -19,6 +19,10 @@
 #include <openssl/pkcs7.h>
 #include <rpm/rpmstring.h>
 
+/* Signatures carry no certificates: the caller's are the only candidates. */
+#define SIGNER_FLAGS (PKCS7_NOVERIFY | PKCS7_BINARY | PKCS7_NOINTERN | \
+		      PKCS7_NOCHAIN)
+
 #define SIGN_FLAGS (PKCS7_BINARY | PKCS7_DETACHED | PKCS7_NOATTR | \
 		    PKCS7_NOCERTS | PKCS7_PARTIAL)
 
@@ -322,38 +326,61 @@ static bool digests_accepted(PKCS7 *p7)
 	return true;
 }
 
-int verify_signature(X509 *cert, const struct verity_hash_alg *alg,
-		     const uint8_t *digest, const uint8_t *der, size_t len,
-		     char **why)
+PKCS7 *signature_parse(const uint8_t *der, size_t len, char **why)
+{
+	const uint8_t *p = der;
+	PKCS7 *p7 = d2i_PKCS7(NULL, &p, (long)len);
+
+	if (!p7 || p != der + len || !PKCS7_type_is_signed(p7)) {
+		rasprintf(why, "signature is not a DER PKCS#7 SignedData");
+		PKCS7_free(p7);
+		p7 = NULL;
+	}
+	ERR_clear_error();
+	return p7;
+}
+
+int signature_signer(PKCS7 *p7, X509 *const *certs, size_t n)
+{
+	STACK_OF(X509) *stack = sk_X509_new_null();
+	STACK_OF(X509) *signers = NULL;
+	int found = -1;
+
+	for (size_t i = 0; stack && i < n; i++)
+		if (!sk_X509_push(stack, certs[i]))
+			goto out;
+	if (!stack || !(signers = PKCS7_get0_signers(p7, stack, SIGNER_FLAGS)))
+		goto out;
+	/* fs-verity signatures carry exactly one SignerInfo. */
+	for (size_t i = 0; found < 0 && i < n; i++)
+		if (sk_X509_value(signers, 0) == certs[i])
+			found = (int)i;
+out:
+	sk_X509_free(signers);
+	sk_X509_free(stack);
+	ERR_clear_error();
+	return found;
+}
+
+int signature_check(PKCS7 *p7, X509 *cert, const struct verity_hash_alg *alg,
+		    const uint8_t *digest, char **why)
 {
 	uint8_t formatted[VERITY_FORMATTED_DIGEST_MAX];
 	size_t flen = verity_format_digest(alg, digest, formatted);
-	const uint8_t *p = der;
-	PKCS7 *p7 = d2i_PKCS7(NULL, &p, (long)len);
 	STACK_OF(X509) *certs = sk_X509_new_null();
-	STACK_OF(X509) *signers = NULL;
 	BIO *content = BIO_new_mem_buf(formatted, (int)flen);
-	const int flags = PKCS7_NOVERIFY | PKCS7_BINARY | PKCS7_NOINTERN |
-			  PKCS7_NOCHAIN;
 	int rc = -1;
 
-	if (!certs || !content || !sk_X509_push(certs, cert)) {
+	if (!certs || !content || !sk_X509_push(certs, cert))
 		rasprintf(why, "out of memory");
-	} else if (!p7 || p != der + len || !PKCS7_type_is_signed(p7)) {
-		rasprintf(why, "signature is not a DER PKCS#7 SignedData");
-	} else if (!digests_accepted(p7)) {
+	else if (!digests_accepted(p7))
 		rasprintf(why, "signature names an unknown digest algorithm");
-	} else if (!(signers = PKCS7_get0_signers(p7, certs, flags))) {
-		rasprintf(why, "signed by a key other than the certificate's");
-	} else if (PKCS7_verify(p7, certs, NULL, content, NULL, flags) != 1) {
+	else if (PKCS7_verify(p7, certs, NULL, content, NULL, SIGNER_FLAGS) != 1)
 		rasprintf(why, "signature does not match the file's fs-verity digest");
-	} else {
+	else
 		rc = 0;
-	}
-	sk_X509_free(signers);
 	sk_X509_free(certs);
 	BIO_free(content);
-	PKCS7_free(p7);
 	ERR_clear_error();
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <openssl/evp.h>
+#include <openssl/pkcs7.h>
 #include <openssl/x509.h>
 
 #include "verity_format.h"
@@ -53,8 +54,22 @@ int signing_key_sign(const struct signing_key *key,
 		     uint8_t **der);
 
 /*
+ * OpenSSL's general way to check a signature, which sig_verifier.c takes
+ * for signatures outside the fs-verity shape: signature_parse() decodes
+ * @der (NULL, with the reason in *@why, if it is not a PKCS#7 SignedData);
+ * signature_signer() returns the index of the certificate in @certs whose
+ * issuer and serial the signature names, or -1; signature_check() checks
+ * the signature against @cert over @digest formatted as fs-verity signs it
+ * (0, or -1 with the reason in *@why).
+ */
+PKCS7 *signature_parse(const uint8_t *der, size_t len, char **why);
+int signature_signer(PKCS7 *p7, X509 *const *certs, size_t n);
+int signature_check(PKCS7 *p7, X509 *cert, const struct verity_hash_alg *alg,
+		    const uint8_t *digest, char **why);
+
+/*
  * Check that @der is a valid signature by @cert over @digest.
- * Returns 0, or -1 with the reason in *@why.
+ * Returns 0, or -1 with the reason in *@why. (In sig_verifier.c.)
  */
 int verify_signature(X509 *cert, const struct verity_hash_alg *alg,
 		     const uint8_t *digest, const uint8_t *der, size_t len,

@@ -6,8 +6,11 @@
  * DER, wrong algorithm, wrong count) that no signer would produce.
  *
  * verity-tag-edit IN OUT [--sigs FILE] [--algo N] [--no-algo] [--no-sigs]
+ *                         [--ima FILE]
  *   FILE: one base64 entry per line, in header file order; an empty line is
  *   an empty entry. Everything but the signature header is copied as is.
+ *   --ima: IMA file signatures (tag 274, one hex entry per line), which rpm
+ *   installs as tag 5090, for the audit tests.
  * verity-tag-edit IN --dump
  *   prints the entries in that format (whitespace inside entries removed).
  */
@@ -24,6 +27,7 @@
 #include "verity_format.h"
 
 #define LEAD_SIZE 96
+#define SIGTAG_IMA_SIGNATURES 274	/* RPMSIGTAG_FILESIGNATURES */
 
 static const unsigned char header_magic[8] = {
 	0x8e, 0xad, 0xe8, 0x01, 0, 0, 0, 0
@@ -145,7 +149,7 @@ static int dump(const unsigned char *pkg, size_t len, const char *in)
 
 int main(int argc, char **argv)
 {
-	const char *sigs = NULL, *in, *out;
+	const char *sigs = NULL, *ima = NULL, *in, *out;
 	long algo = -1;
 	int no_algo = 0, no_sigs = 0;
 	size_t len, off;
@@ -167,6 +171,8 @@ int main(int argc, char **argv)
 			algo = strtol(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--no-algo"))
 			no_algo = 1;
+		else if (!strcmp(argv[i], "--ima") && i + 1 < argc)
+			ima = argv[++i];
 		else if (!strcmp(argv[i], "--no-sigs"))
 			no_sigs = 1;
 		else
@@ -195,6 +201,23 @@ int main(int argc, char **argv)
 		td.count = (rpm_count_t)n;
 		if (n > 0 && !headerPut(h, &td, HEADERPUT_DEFAULT))
 			die("cannot store signatures", sigs);
+		free(lines);
+		free(text);
+	}
+	if (ima) {
+		int n;
+		char *text;
+		char **lines = read_lines(ima, &n, &text);
+
+		struct rpmtd_s td;
+
+		rpmtdReset(&td);
+		td.tag = SIGTAG_IMA_SIGNATURES;
+		td.type = RPM_STRING_ARRAY_TYPE;
+		td.data = lines;
+		td.count = (rpm_count_t)n;
+		if (n > 0 && !headerPut(h, &td, HEADERPUT_DEFAULT))
+			die("cannot store IMA signatures", ima);
 		free(lines);
 		free(text);
 	}

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rpm-verity audit: the pieces cmd_audit.c puts together. Installed
+ * packages come from the rpmdb (audit_rpmdb.c), files are opened under the
+ * root without leaving it (audit_open.c) and asked about their fs-verity
+ * state by ioctl only (audit_measure.c), each distinct signature is checked
+ * once (audit_sigcache.c), and problems are printed (audit_report.c).
+ */
+#ifndef RPMVERITY_AUDIT_H
+#define RPMVERITY_AUDIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <rpm/rpmfiles.h>
+#include <rpm/rpmtd.h>
+#include <rpm/rpmts.h>
+#include <sys/types.h>
+#include <openssl/x509.h>
+
+#include "verity_format.h"
+
+/* What audit finds wrong with a file, in the order it checks. */
+enum audit_problem {
+	AUDIT_MISSING,		/* the file is gone */
+	AUDIT_VERITY_OFF,	/* there, but no fs-verity (or not a regular file) */
+	AUDIT_UNTRUSTED,	/* the package's signature is by no given cert */
+	AUDIT_DIGEST,		/* measured digest is not the one signed */
+	AUDIT_SIG_DIFFERS,	/* the file's builtin signature is not the package's */
+	AUDIT_IMA,		/* security.ima is not the package's IMA signature */
+	AUDIT_NPROBLEMS
+};
+
+/* The short code printed in the first column ("missing", "verity-off"...). */
+const char *audit_problem_code(enum audit_problem p);
+
+/* --- audit_rpmdb.c: installed packages and their files' signatures --- */
+
+struct audit_pkg {
+	Header h;
+	char *nevra;
+	rpmfiles files;
+	int nfiles;
+	const struct verity_hash_alg *alg;
+	struct rpmtd_s sigs;	/* tag 276, base64 per file */
+	struct rpmtd_s ima;	/* tag 5090, hex per file, when present */
+	bool has_sigs, has_ima;
+	bool sign_config_files;	/* %_fsverity_sign_config_files */
+};
+
+/*
+ * Read @h's fs-verity signatures (the tags persist in the rpmdb). Returns 0,
+ * or -1 with the reason in *@err when the tags are malformed; a package
+ * without signatures loads with has_sigs false.
+ */
+int audit_pkg_load(struct audit_pkg *pkg, Header h, bool sign_config_files,
+		   char **err);
+void audit_pkg_free(struct audit_pkg *pkg);
+
+/*
+ * Whether file @i is one the plugin protects; if not, *@why says which kind
+ * of entry it is (%config, %ghost, directory...), for --verbose.
+ */
+bool audit_pkg_wants(const struct audit_pkg *pkg, int i, const char **why);
+
+/* File @i's signature entry: base64 text, "" when there is none. */
+const char *audit_pkg_sig_b64(const struct audit_pkg *pkg, int i);
+
+/*
+ * File @i's IMA signature as bytes in @buf (at most @size); returns the
+ * length, 0 when the package has none for it, -1 if the entry is not hex.
+ */
+ssize_t audit_pkg_ima(const struct audit_pkg *pkg, int i, uint8_t *buf,
+		      size_t size);
+
+/* --- audit_open.c: opening files under the root, never outside it --- */
+
+struct audit_root {
+	int fd;			/* the root directory */
+	bool walk;		/* no openat2: resolve component by component */
+	char *dir;		/* directory of the last file, and its fd */
+	int dir_fd;
+	int dir_errno;		/* why that directory could not be opened */
+};
+
+/* Open @path as the root. Returns 0, or -1 with the reason in *@err. */
+int audit_root_open(struct audit_root *r, const char *path, char **err);
+void audit_root_close(struct audit_root *r);
+
+/*
+ * Open the file @base in directory @dir (both as the rpmdb gives them,
+ * @dir absolute with a trailing slash) read-only, resolving every symlink
+ * as if @r were "/", and not following @base itself if it is a symlink.
+ * The directory stays open while the following files share it. Returns the
+ * fd, or -1 with errno set (ELOOP: @base is a symlink).
+ */
+int audit_root_openat(struct audit_root *r, const char *dir,
+		      const char *base);
+
+/* --- audit_measure.c: a file's fs-verity state, by ioctl alone --- */
+
+struct audit_file_state {
+	bool regular;
+	bool verity;
+	bool measured;		/* digest[] is valid */
+	uint16_t digest_alg;
+	uint16_t digest_size;
+	uint8_t digest[VERITY_MAX_DIGEST_SIZE];
+	int sig_errno;		/* 0: sig[] holds the builtin signature */
+	size_t sig_len;
+	uint8_t sig[VERITY_MAX_SIG_SIZE];
+};
+
+/*
+ * statx, FS_IOC_MEASURE_VERITY and FS_IOC_READ_VERITY_METADATA on @fd;
+ * never reads the file's contents.
+ */
+void audit_measure(int fd, struct audit_file_state *st);
+
+/* security.ima of @fd into @buf; its length, or -1 (errno ENODATA: none). */
+ssize_t audit_read_ima(int fd, uint8_t *buf, size_t size);
+
+/* --- audit_sigcache.c: each distinct signature checked once --- */
+
+struct audit_sigcache;
+
+enum audit_sig_verdict {
+	AUDIT_SIG_OK,		/* by a given certificate, over this digest */
+	AUDIT_SIG_UNTRUSTED,	/* by none of the given certificates */
+	AUDIT_SIG_MISMATCH,	/* by a given certificate, other content */
+	AUDIT_SIG_MALFORMED,	/* not base64 or not PKCS#7 SignedData */
+};
+
+struct audit_sigcache *audit_sigcache_new(X509 *const *certs, size_t ncerts);
+void audit_sigcache_free(struct audit_sigcache *c);
+
+/*
+ * The signature in base64 @b64 (an rpm header entry): its DER bytes
+ * (valid until the next call) and who signed it. The entry is decoded
+ * and its signer looked up only the first time it is seen.
+ */
+enum audit_sig_verdict audit_sigcache_signer(struct audit_sigcache *c,
+					     const char *b64,
+					     const uint8_t **der,
+					     size_t *len);
+
+/*
+ * Whether the signature last passed to audit_sigcache_signer() signs
+ * @digest; each (signature, digest) pair is verified once.
+ */
+enum audit_sig_verdict audit_sigcache_check(struct audit_sigcache *c,
+					    const struct verity_hash_alg *alg,
+					    const uint8_t *digest);
+
+/* Verifications done, for --verbose. */
+size_t audit_sigcache_verifications(const struct audit_sigcache *c);
+
+/* --- audit_report.c: what the user sees --- */
+
+struct audit_report {
+	FILE *out;
+	bool json;
+	bool verbose;
+	unsigned long packages;
+	unsigned long checked;
+	unsigned long skipped;
+	unsigned long problems[AUDIT_NPROBLEMS];
+};
+
+/* One problem with @path of @nevra; @detail (may be NULL) for --verbose and JSON. */
+void audit_report_problem(struct audit_report *r, enum audit_problem p,
+			  const char *nevra, const char *path,
+			  const char *detail);
+/* A skipped entry (only printed with --verbose). */
+void audit_report_skip(struct audit_report *r, const char *nevra,
+		       const char *path, const char *why);
+/* The summary line; returns the number of problems. */
+unsigned long audit_report_summary(struct audit_report *r);
+
+#endif

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rpm-verity audit: does every installed file that its package signed for
+ * fs-verity still have verity, the signed digest, the package's signature
+ * and a signer we trust? fs-verity keeps a protected file's bytes from
+ * changing, but a signature binds content, not a path: a signed file moved
+ * over another, a plain copy put in a file's place, or a file installed
+ * under %_fsverity_policy warn without verity all pass the kernel. This
+ * command reads the rpmdb as `rpm -V` does and asks the kernel about each
+ * file, without reading any file's contents.
+ *
+ * Exit status: 0 no problem, 1 problems (or a named package not installed),
+ * 2 when the audit could not run (usage, root, rpmdb, certificates).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <popt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <rpm/rpmdb.h>
+#include <rpm/rpmlib.h>
+#include <rpm/rpmmacro.h>
+#include <rpm/rpmstring.h>
+#include <rpm/rpmts.h>
+
+#include "audit.h"
+#include "cli.h"
+#include "signing_key.h"
+
+struct audit {
+	struct audit_root root;
+	struct audit_sigcache *sigs;
+	struct audit_report rep;
+	struct audit_file_state st;	/* big: reused for every file */
+	bool sign_config_files;
+	bool warned_no_sig_read;
+	unsigned long errors;
+};
+
+/* IMA values are a few hundred bytes; the kernel caps xattrs at 64 KiB. */
+#define IMA_MAX 4096
+
+static void check_ima(struct audit *a, const struct audit_pkg *pkg, int i,
+		      int fd, const char *path)
+{
+	uint8_t want[IMA_MAX], have[IMA_MAX];
+	ssize_t wn = audit_pkg_ima(pkg, i, want, sizeof(want)), hn;
+
+	if (wn == 0)
+		return;
+	if (wn < 0) {
+		audit_report_problem(&a->rep, AUDIT_IMA, pkg->nevra, path,
+				     "the package's IMA signature is not hex");
+		return;
+	}
+	hn = audit_read_ima(fd, have, sizeof(have));
+	if (hn < 0)
+		audit_report_problem(&a->rep, AUDIT_IMA, pkg->nevra, path,
+				     errno == ENODATA ? "no security.ima" :
+				     strerror(errno));
+	else if (hn != wn || memcmp(have, want, (size_t)wn) != 0)
+		audit_report_problem(&a->rep, AUDIT_IMA, pkg->nevra, path,
+				     "security.ima is not the package's");
+}
+
+/* The file's builtin signature against the package's, byte for byte. */
+static void check_builtin_sig(struct audit *a, const struct audit_pkg *pkg,
+			      const char *path, const uint8_t *der, size_t len)
+{
+	const struct audit_file_state *st = &a->st;
+
+	if (st->sig_errno == 0) {
+		if (!der || st->sig_len != len || memcmp(st->sig, der, len))
+			audit_report_problem(&a->rep, AUDIT_SIG_DIFFERS,
+					     pkg->nevra, path,
+					     "verity was enabled with another signature");
+	} else if (st->sig_errno == ENODATA) {
+		audit_report_problem(&a->rep, AUDIT_SIG_DIFFERS, pkg->nevra,
+				     path, "verity was enabled without a signature");
+	} else if (!a->warned_no_sig_read) {
+		/* btrfs before 6.14 without our patch 0002: ENOTTY. */
+		a->warned_no_sig_read = true;
+		fprintf(stderr, "rpm-verity audit: %s: cannot read builtin signatures (%s); not compared on this filesystem\n",
+			path, strerror(st->sig_errno));
+	}
+}
+
+static void audit_file(struct audit *a, const struct audit_pkg *pkg, int i)
+{
+	const struct audit_file_state *st = &a->st;
+	const char *why, *b64 = audit_pkg_sig_b64(pkg, i);
+	char *path = rpmfilesFN(pkg->files, i);
+	enum audit_sig_verdict signer;
+	const uint8_t *der;
+	size_t len;
+	int fd;
+
+	if (!audit_pkg_wants(pkg, i, &why)) {
+		audit_report_skip(&a->rep, pkg->nevra, path, why);
+		goto out;
+	}
+	a->rep.checked++;
+	fd = audit_root_openat(&a->root,
+			       rpmfilesDN(pkg->files, rpmfilesDI(pkg->files, i)),
+			       rpmfilesBN(pkg->files, i));
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			audit_report_problem(&a->rep, AUDIT_MISSING, pkg->nevra,
+					     path, NULL);
+		else if (errno == ELOOP)
+			audit_report_problem(&a->rep, AUDIT_VERITY_OFF,
+					     pkg->nevra, path,
+					     "a symlink (not followed)");
+		else {
+			fprintf(stderr, "rpm-verity audit: %s: cannot open: %s\n",
+				path, strerror(errno));
+			a->errors++;
+		}
+		goto out;
+	}
+	audit_measure(fd, &a->st);
+	if (!st->verity)
+		audit_report_problem(&a->rep, AUDIT_VERITY_OFF, pkg->nevra, path,
+				     st->regular ? NULL : "not a regular file");
+	signer = audit_sigcache_signer(a->sigs, b64, &der, &len);
+	if (signer == AUDIT_SIG_UNTRUSTED || signer == AUDIT_SIG_MALFORMED)
+		audit_report_problem(&a->rep, AUDIT_UNTRUSTED, pkg->nevra, path,
+				     signer == AUDIT_SIG_MALFORMED ?
+				     "the package's signature is malformed" :
+				     "signed by none of the certificates");
+	if (st->measured && signer == AUDIT_SIG_OK) {
+		if (st->digest_alg != pkg->alg->id)
+			audit_report_problem(&a->rep, AUDIT_DIGEST, pkg->nevra,
+					     path, "measured with another hash algorithm");
+		else if (audit_sigcache_check(a->sigs, pkg->alg, st->digest) !=
+			 AUDIT_SIG_OK)
+			audit_report_problem(&a->rep, AUDIT_DIGEST, pkg->nevra,
+					     path, NULL);
+	}
+	if (st->measured)
+		check_builtin_sig(a, pkg, path, der, len);
+	check_ima(a, pkg, i, fd, path);
+	close(fd);
+out:
+	free(path);
+}
+
+static void audit_header(struct audit *a, Header h)
+{
+	struct audit_pkg pkg;
+	char *err = NULL;
+
+	a->rep.packages++;
+	if (audit_pkg_load(&pkg, h, a->sign_config_files, &err) != 0) {
+		report(err);
+		a->errors++;
+	} else if (!pkg.has_sigs) {
+		audit_report_skip(&a->rep, pkg.nevra, pkg.nevra,
+				  "the package has no fs-verity signatures");
+	} else {
+		for (int i = 0; i < pkg.nfiles; i++)
+			audit_file(a, &pkg, i);
+	}
+	audit_pkg_free(&pkg);
+}
+
+/* Every installed package, or those @names match; -1 if one matched none. */
+static int audit_db(struct audit *a, rpmts ts, const char **names)
+{
+	rpmdbMatchIterator mi;
+	Header h;
+	int rc = 0;
+
+	if (!names || !*names) {
+		mi = rpmtsInitIterator(ts, RPMDBI_PACKAGES, NULL, 0);
+		while ((h = rpmdbNextIterator(mi)))
+			audit_header(a, h);
+		rpmdbFreeIterator(mi);
+		return 0;
+	}
+	for (; *names; names++) {
+		int n = 0;
+
+		mi = rpmtsInitIterator(ts, RPMDBI_LABEL, *names, 0);
+		while ((h = rpmdbNextIterator(mi))) {
+			audit_header(a, h);
+			n++;
+		}
+		rpmdbFreeIterator(mi);
+		if (!n) {
+			fprintf(stderr, "rpm-verity audit: package %s is not installed\n",
+				*names);
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+/* --cert files, else the plugin's %_fsverity_certs list. */
+static int load_certs(const char **given, X509 ***certs, size_t *n)
+{
+	char *list = NULL, *save = NULL, *file, *err = NULL;
+	const char **paths = given;
+	char **owned = NULL;
+	size_t np = 0;
+	int rc = 0;
+
+	if (!given || !*given) {
+		list = rpmExpand("%{?_fsverity_certs}", NULL);
+		for (file = strtok_r(list, " \t\n", &save); file;
+		     file = strtok_r(NULL, " \t\n", &save)) {
+			owned = rrealloc(owned, (np + 2) * sizeof(*owned));
+			owned[np++] = file;
+			owned[np] = NULL;
+		}
+		paths = (const char **)owned;
+	}
+	if (!paths || !*paths) {
+		report(rstrdup("audit: no certificate: give --cert or set %_fsverity_certs"));
+		rc = -1;
+	}
+	for (; rc == 0 && *paths; paths++) {
+		X509 *cert = load_certificate(*paths, &err);
+
+		if (!cert) {
+			report(err);
+			rc = -1;
+			break;
+		}
+		*certs = rrealloc(*certs, (*n + 1) * sizeof(**certs));
+		(*certs)[(*n)++] = cert;
+	}
+	free(owned);
+	free(list);
+	return rc;
+}
+
+int cmd_audit(int argc, const char **argv)
+{
+	char *root = NULL, *dbpath = NULL, *err = NULL, *absroot = NULL;
+	char *dbdir = NULL;
+	struct stat st;
+	const char **certpaths = NULL, **names;
+	int json = 0, verbose = 0, status = 2;
+	struct poptOption opts[] = {
+		{ "root", 'r', POPT_ARG_STRING, &root, 0,
+		  "audit the system installed under DIR (as rpm --root)", "DIR" },
+		{ "dbpath", 0, POPT_ARG_STRING, &dbpath, 0,
+		  "rpmdb directory, under --root (as rpm --dbpath)", "DIR" },
+		{ "cert", 'c', POPT_ARG_ARGV, &certpaths, 0,
+		  "trusted X.509 certificate, PEM or DER; may repeat "
+		  "(default: %_fsverity_certs)", "CERT" },
+		{ "json", 0, POPT_ARG_NONE, &json, 0,
+		  "one JSON object per problem, then the summary", NULL },
+		{ "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
+		  "also list skipped files, and why each problem is one", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext("rpm-verity audit", argc, argv, opts, 0);
+	struct audit *a = rcalloc(1, sizeof(*a));
+	X509 **certs = NULL;
+	size_t ncerts = 0;
+	rpmts ts = NULL;
+	int c;
+
+	a->root.fd = a->root.dir_fd = -1;
+	poptSetOtherOptionHelp(ctx, "[OPTION...] [PACKAGE...]");
+	while ((c = poptGetNextOpt(ctx)) > 0)
+		;
+	if (c < -1) {
+		fprintf(stderr, "rpm-verity audit: %s: %s\n",
+			poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(c));
+		goto out;
+	}
+	names = poptGetArgs(ctx);
+	absroot = realpath(root ? root : "/", NULL);
+	if (!absroot) {
+		fprintf(stderr, "rpm-verity audit: %s: cannot use as the root: %s\n",
+			root, strerror(errno));
+		goto out;
+	}
+	if (audit_root_open(&a->root, absroot, &err) != 0) {
+		report(err);
+		goto out;
+	}
+	if (load_certs(certpaths, &certs, &ncerts) != 0)
+		goto out;
+	if (dbpath)
+		rpmPushMacro(NULL, "_dbpath", NULL, dbpath, RMIL_CMDLINE);
+	/* librpm would make an empty rpmdb where none is: a wrong --root
+	 * or --dbpath must not audit nothing and pass. */
+	dbdir = rpmGetPath(absroot, "/", "%{_dbpath}", NULL);
+	if (stat(dbdir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "rpm-verity audit: %s: no rpmdb there (check --root and --dbpath)\n",
+			dbdir);
+		goto out;
+	}
+	ts = rpmtsCreate();
+	if (rpmtsSetRootDir(ts, absroot) != 0 || rpmtsOpenDB(ts, O_RDONLY) != 0) {
+		fprintf(stderr, "rpm-verity audit: cannot open the rpmdb under %s\n",
+			absroot);
+		goto out;
+	}
+	a->sign_config_files = rpmExpandNumeric("%{?_fsverity_sign_config_files}");
+	a->sigs = audit_sigcache_new(certs, ncerts);
+	a->rep = (struct audit_report){ .out = stdout, .json = json,
+					.verbose = verbose };
+	status = audit_db(a, ts, names) == 0 ? 0 : 1;
+	if (!a->rep.packages && !(names && *names)) {
+		fprintf(stderr, "rpm-verity audit: %s: no package installed in this rpmdb\n",
+			dbdir);
+		a->errors++;
+	}
+	if (audit_report_summary(&a->rep))
+		status = 1;
+	if (verbose && !json)
+		printf("audit: %lu files skipped, %zu signature checks\n",
+		       a->rep.skipped, audit_sigcache_verifications(a->sigs));
+	if (a->errors)
+		status = 2;
+out:
+	if (fflush(stdout) != 0 && status == 0)
+		status = 2;
+	rpmtsFree(ts);
+	audit_sigcache_free(a->sigs);
+	audit_root_close(&a->root);
+	for (size_t i = 0; i < ncerts; i++)
+		X509_free(certs[i]);
+	free(certs);
+	free(absroot);
+	free(dbdir);
+	free(root);
+	free(dbpath);
+	for (size_t i = 0; certpaths && certpaths[i]; i++)
+		free((char *)certpaths[i]);
+	free(certpaths);
+	free(a);
+	poptFreeContext(ctx);
+	return status;
+}
