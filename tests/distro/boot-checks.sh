@@ -1,0 +1,21 @@
+#!/bin/bash
+# Issue 15, tests 1, 2 and 4: boots a copy of the distribution's root (dnf
+# installed it with the verity plugin, distro/make-root) through its
+# initramfs, and runs boot-checks.guest under the root's own init: every
+# packaged file protected with its signed digest, dnf upgrade from the
+# updates repository, a package of an untrusted key refused by dnf.
+# Host side; needs root and QEMU; builds the distribution and its root on
+# first use (cached), then boots once.
+. "$(dirname "$0")/lib.sh"
+distro_setup
+fresh_copy root
+disk_boot root /run/rvshare/boot-checks.guest
+grep -E '^(ok|FAIL|BAIL|#) ' "$WORK/root.out" | sed 's/^/  /'
+if [ $rc = 0 ] && said root 'PASS: distro boot-checks'; then
+	ok "the booted distribution passed its checks"
+else
+	tail -40 "$WORK/root.out"; not_ok "boot-checks in the booted distribution (vm/run status $rc)"
+fi
+said root 'init: rpm-verity distro 1 up' && ok "the root's own init (a bash script) ran" ||
+	not_ok "no word from the distribution's init on the console"
+finish distro-boot-checks

@@ -1,0 +1,46 @@
+# Host-side helpers for the distribution's VM tests (sourced, bash): the
+# cached distribution and root (distro/build, distro/make-root), a work
+# directory with the share the booted system reads, and disk boots of a copy
+# of the root through the distribution's initramfs.
+set -uo pipefail
+DT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$DT_DIR/../.." && pwd)
+failed=0
+ok() { echo "ok   - $*"; }
+not_ok() { echo "FAIL - $*"; failed=1; }
+bail() { echo "BAIL - $*"; exit 1; }
+finish() { [ $failed = 0 ] && echo "PASS: $1" || echo "FAIL: $1"; exit $failed; }
+
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (QEMU, mkfs in the guest)" >&2; exit 77; }
+command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: no qemu-system-x86_64" >&2; exit 77; }
+
+# distro_setup: $DISTRO (repository), $ROOT_IMG (cached root), $INITRD, $WORK
+# with share/ holding the guest scripts and the repositories they need.
+distro_setup() {
+	DISTRO=$("$TOP/distro/build") || bail "distro/build failed"
+	ROOT_IMG=$("$TOP/distro/make-root" "$@") || bail "distro/make-root failed"
+	INITRD=$DISTRO/initrd.img
+	WORK=$(mktemp -d "${TMPDIR:-/var/tmp}/distro-test.XXXXXX")
+	trap 'rm -rf "$WORK"' EXIT
+	mkdir "$WORK/share"
+	cp "$DT_DIR"/*.guest "$DT_DIR"/*.py "$DISTRO"/*.manifest "$WORK/share/"
+	cp -r "$DISTRO/updates" "$DISTRO/untrusted" "$WORK/share/"
+}
+
+# fresh_copy NAME: a private copy of the cached root, $WORK/NAME.img.
+fresh_copy() {
+	cp --sparse=always "$ROOT_IMG" "$WORK/$1.img" || bail "cannot copy $ROOT_IMG"
+}
+
+# disk_boot NAME [COMMAND...]: boots $WORK/NAME.img through the initramfs;
+# the console in $WORK/NAME.out, vm/run's status in $rc.
+disk_boot() {
+	local name=$1; shift
+	env -u RPMVERITY_SCRATCH_IMG -u RPMVERITY_SCRATCH_IMG2 RPMVERITY_SCRATCH_SIZE=64M \
+		RPMVERITY_VM_ROOT_IMG="$WORK/$name.img" RPMVERITY_VM_INITRD="$INITRD" \
+		RPMVERITY_VM_SHARE="$WORK/share" RPMVERITY_VM_TIMEOUT=${RPMVERITY_VM_TIMEOUT:-600} \
+		RPMVERITY_VM_APPEND="rd.shell=0 rd.emergency=poweroff" \
+		"$TOP/vm/run" "$@" >"$WORK/$name.out" 2>&1
+	rc=$?
+}
+said() { grep -qE -- "$2" "$WORK/$1.out"; }
