@@ -62,6 +62,21 @@ extern struct poptOption key_option_table[];
 int load_key_options(struct signing_key *key);
 void free_key_options(void);
 
+/* The first line of @path, for --pass-file; NULL (reported) if unreadable. */
+char *read_passphrase(const char *path);
+
+/* --ima-key, --ima-cert, --ima-pass-file (ima_options.c). */
+extern struct poptOption ima_option_table[];
+#define IMA_OPTIONS { NULL, '\0', POPT_ARG_INCLUDE_TABLE, ima_option_table, \
+		      0, "IMA signatures (sigv3, by fs-verity digest):", NULL }
+struct ima_key;
+/*
+ * Load the IMA key and certificate when --ima-key was given: returns 1 with
+ * @ik loaded, 0 when IMA signing was not asked for, -1 (reported) on error.
+ */
+int load_ima_options(struct ima_key *ik);
+void free_ima_options(void);
+
 /* --algo, else %_verity_algorithm, else sha256; NULL (reported) if unknown. */
 const struct verity_hash_alg *alg_option(const char *algoopt);
 

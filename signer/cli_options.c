@@ -16,8 +16,7 @@
 
 #include "cli.h"
 
-/* The first line of @path, for --pass-file. */
-static char *read_passphrase(const char *path)
+char *read_passphrase(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;

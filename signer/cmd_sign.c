@@ -7,6 +7,8 @@
  * Unlike rpmsign --signverity, every member of a hardlink set and every
  * empty regular file gets the signature of its real content; directories,
  * symlinks and %ghost files get an empty entry (rpm reports "no signature").
+ * With --ima-key, each signed file also gets an IMA sigv3 signature made
+ * from the same digest (ima_sigs.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -26,6 +28,8 @@
 #include "cli.h"
 #include "file_digests.h"
 #include "file_msg.h"
+#include "ima_sigs.h"
+#include "ima_tags.h"
 #include "package.h"
 #include "signed_write.h"
 #include "signing_key.h"
@@ -42,6 +46,7 @@ struct sign_job {
 	const struct signing_key *key;
 	const struct verity_hash_alg *alg;
 	char **sigs;		/* tag 276 entry per header file */
+	struct ima_sigs *ima;	/* NULL without --ima-key */
 };
 
 /* Runs on the digest workers: signing overlaps decompression and hashing. */
@@ -58,6 +63,11 @@ static int sign_file(void *ctx, int index, const uint8_t *digest, char **err)
 	}
 	job->sigs[index] = verity_tag_entry(der, (size_t)len);
 	OPENSSL_free(der);
+	if (job->ima && ima_sigs_sign(job->ima, (uint32_t)index, digest) != 0) {
+		*err = file_msg(job->pkg->path, job->files, index,
+				"IMA signing failed");
+		return -1;
+	}
 	return 0;
 }
 
@@ -68,15 +78,44 @@ static int copy_signature(void *ctx, int index, int src, char **err)
 
 	(void)err;
 	job->sigs[index] = rstrdup(job->sigs[src]);
+	if (job->ima)
+		ima_sigs_copy(job->ima, (uint32_t)index, (uint32_t)src);
+	return 0;
+}
+
+/*
+ * The IMA tags go into the package's own signature header before the
+ * writer builds the new one from it: @ima's entries, or none when there
+ * are sigv3 ones from an earlier signing and no IMA key now.
+ */
+static int put_ima_tags(struct package *pkg, const struct ima_sigs *ima,
+			char **err)
+{
+	Header h;
+
+	if (!ima && !ima_tags_have_verity_sigs(pkg->sigh))
+		return 0;
+	h = ima_tags_replace(pkg->sigh, ima);
+	if (!h) {
+		rasprintf(err, "%s: cannot build the signature header", pkg->path);
+		return -1;
+	}
+	if (!ima)
+		printf("%s: dropping the IMA signatures of the previous signing (give --ima-key and --ima-cert to make new ones)\n",
+		       pkg->path);
+	headerFree(pkg->sigh);
+	pkg->sigh = h;
 	return 0;
 }
 
 static int sign_package(const char *path, const char *dest,
 			const struct signing_key *key,
-			const struct verity_hash_alg *alg, int jobs)
+			const struct verity_hash_alg *alg,
+			const struct ima_key *imakey, int jobs)
 {
 	struct package pkg;
 	struct sign_job job = { .pkg = &pkg, .key = key, .alg = alg };
+	struct ima_sigs ima = { 0 };
 	struct digest_sink sink = {
 		.digest = sign_file, .copy = copy_signature, .ctx = &job,
 	};
@@ -98,16 +137,22 @@ static int sign_package(const char *path, const char *dest,
 		goto out;
 	}
 	job.sigs = rcalloc(count, sizeof(*job.sigs));
+	if (imakey) {
+		ima_sigs_init(&ima, imakey, alg, count);
+		job.ima = &ima;
+	}
 	if (file_digests_compute(&pkg, job.files, alg, jobs, &sink, &digests,
 				 &err) != 0)
 		goto out;
 	for (uint32_t i = 0; i < count; i++)
 		if (!job.sigs[i])
 			job.sigs[i] = rstrdup("");
-	if (write_signed_package(&pkg, job.sigs, count, alg, dest, NULL,
+	if (put_ima_tags(&pkg, job.ima, &err) != 0 ||
+	    write_signed_package(&pkg, job.sigs, count, alg, dest, NULL,
 				 &err) != 0)
 		goto out;
-	printf("%s: signed %u files (%s)\n", dest, count, alg->name);
+	printf("%s: signed %u files (%s%s)\n", dest, count, alg->name,
+	       job.ima ? ", with IMA signatures" : "");
 	rc = 0;
 out:
 	if (err)
@@ -115,6 +160,7 @@ out:
 	for (uint32_t i = 0; job.sigs && i < count; i++)
 		free(job.sigs[i]);
 	free(job.sigs);
+	ima_sigs_free(&ima);
 	manifest_package_free(&digests);
 	rpmfilesFree(job.files);
 	package_close(&pkg);
@@ -127,6 +173,7 @@ int cmd_sign(int argc, const char **argv)
 	int jobs = 0, failed = 0, rc = 2;
 	struct poptOption opts[] = {
 		KEY_OPTIONS,
+		IMA_OPTIONS,
 		{ "algo", 'a', POPT_ARG_STRING, &algoopt, 0,
 		  "sha256 or sha512 (default: %_verity_algorithm, else sha256)",
 		  "ALGO" },
@@ -139,7 +186,9 @@ int cmd_sign(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext("rpm-verity sign", argc, argv, opts, 0);
 	struct signing_key key = { 0 };
+	struct ima_key imakey = { 0 };
 	const struct verity_hash_alg *alg;
+	int with_ima = 0;
 	const char **pkgs;
 
 	poptSetOtherOptionHelp(ctx, "[OPTIONS] PACKAGE.rpm...");
@@ -150,18 +199,22 @@ int cmd_sign(int argc, const char **argv)
 	rc = 1;
 	alg = alg_option(algoopt);
 	if (!alg || (outdir && !is_writable_dir(outdir)) ||
-	    load_key_options(&key) != 0)
+	    load_key_options(&key) != 0 ||
+	    (with_ima = load_ima_options(&imakey)) < 0)
 		goto out;
 	for (; *pkgs; pkgs++) {
 		char *dest = output_path(outdir, *pkgs);
 
-		failed |= sign_package(*pkgs, dest, &key, alg, jobs) != 0;
+		failed |= sign_package(*pkgs, dest, &key, alg,
+				       with_ima ? &imakey : NULL, jobs) != 0;
 		free(dest);
 	}
 	rc = failed;
 out:
 	signing_key_free(&key);
+	ima_key_free(&imakey);
 	free_key_options();
+	free_ima_options();
 	free(algoopt);
 	free(outdir);
 	poptFreeContext(ctx);

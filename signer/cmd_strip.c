@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
-/* rpm-verity strip: remove fs-verity signatures, leave everything else. */
+/*
+ * rpm-verity strip: remove fs-verity signatures and IMA file signatures
+ * (tags 274/275, whoever made them), leave everything else.
+ */
 #include <popt.h>
 #include <stdio.h>
 #include <rpm/rpmstring.h>
 
 #include "cli.h"
+#include "ima_tags.h"
 #include "package.h"
 #include "verity_tags.h"
 
 static int strip_package(const char *path)
 {
 	struct package pkg;
-	Header sigh = NULL;
+	Header sigh = NULL, without_verity = NULL;
 	char *err = NULL;
 	int rc = -1;
 
@@ -19,20 +23,22 @@ static int strip_package(const char *path)
 		report(err);
 		return -1;
 	}
-	if (!verity_tags_present(pkg.sigh)) {
-		printf("%s: no fs-verity signatures, left as it was\n", path);
+	if (!verity_tags_present(pkg.sigh) && !ima_tags_present(pkg.sigh)) {
+		printf("%s: no fs-verity or IMA signatures, left as it was\n", path);
 		rc = 0;
 	} else if (package_check_payload(&pkg, &err) != 0) {
 		/* a damaged package is refused, not rewritten */
-	} else if (!(sigh = verity_tags_replace(pkg.sigh, NULL, 0, 0))) {
+	} else if (!(without_verity = verity_tags_replace(pkg.sigh, NULL, 0, 0)) ||
+		   !(sigh = ima_tags_replace(without_verity, NULL))) {
 		rasprintf(&err, "%s: cannot build the signature header", path);
 	} else if (package_write(&pkg, sigh, path, &err) == 0) {
-		printf("%s: fs-verity signatures removed\n", path);
+		printf("%s: fs-verity and IMA signatures removed\n", path);
 		rc = 0;
 	}
 	if (err)
 		report(err);
 	headerFree(sigh);
+	headerFree(without_verity);
 	package_close(&pkg);
 	return rc;
 }

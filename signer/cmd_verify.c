@@ -8,6 +8,9 @@
  * Entries for directories, symlinks and %ghost files are not judged: rpm
  * does not enable verity on them, and rpmsign fills them with the empty
  * file's signature, which must not fail packages it signed.
+ *
+ * With --ima-cert, the IMA sigv3 signatures are checked against the same
+ * digests (ima_verify.c).
  */
 #include <popt.h>
 #include <stdio.h>
@@ -22,6 +25,8 @@
 
 #include "cli.h"
 #include "file_msg.h"
+#include "ima_tags.h"
+#include "ima_verify.h"
 #include "package.h"
 #include "payload_digests.h"
 #include "signing_key.h"
@@ -76,7 +81,10 @@ static int verify_file(void *ctx, int index, const uint8_t *digest, char **err)
 	return 0;
 }
 
-/* Files the payload pass did not visit: hardlink members, empty files. */
+/*
+ * Files the payload pass did not visit: hardlink members, empty files. Their
+ * digests are recorded too, for the IMA check.
+ */
 static void check_rest(struct verify_job *job, int count)
 {
 	uint8_t empty[VERITY_MAX_DIGEST_SIZE];
@@ -88,16 +96,24 @@ static void check_rest(struct verify_job *job, int count)
 		if (job->have[i] || !file_is_signable(job->files, i))
 			continue;
 		if ((src = hardlink_source(job->files, i, job->have)) >= 0)
-			job->problems[i] = check_entry(job, i, job->digests +
-					(size_t)src * VERITY_MAX_DIGEST_SIZE);
+			memcpy(job->digests + (size_t)i * VERITY_MAX_DIGEST_SIZE,
+			       job->digests + (size_t)src * VERITY_MAX_DIGEST_SIZE,
+			       VERITY_MAX_DIGEST_SIZE);
 		else if (rpmfilesFSize(job->files, i) == 0 && have_empty)
-			job->problems[i] = check_entry(job, i, empty);
-		else
+			memcpy(job->digests + (size_t)i * VERITY_MAX_DIGEST_SIZE,
+			       empty, VERITY_MAX_DIGEST_SIZE);
+		else {
 			job->problems[i] = rstrdup("content missing from the payload");
+			continue;
+		}
+		job->have[i] = 1;
+		job->problems[i] = check_entry(job, i, job->digests +
+					       (size_t)i * VERITY_MAX_DIGEST_SIZE);
 	}
 }
 
-static int verify_package(const char *path, X509 *cert, int jobs)
+static int verify_package(const char *path, X509 *cert, X509 *imacert,
+			  const char *imacertpath, int jobs)
 {
 	struct package pkg;
 	struct verify_job job = { .pkg = &pkg, .cert = cert };
@@ -153,6 +169,14 @@ static int verify_package(const char *path, X509 *cert, int jobs)
 	if (!bad)
 		printf("%s: %d files, fs-verity signatures OK (%s)\n", path,
 		       count, job.alg->name);
+	if (imacert) {
+		int n = ima_verify_package(&pkg, job.files, imacert, imacertpath,
+					   job.alg, job.digests, job.have, &err);
+
+		bad += n > 0 ? n : 0;
+	} else if (ima_tags_present(pkg.sigh)) {
+		printf("%s: IMA signatures not checked (give --ima-cert)\n", path);
+	}
 out:
 	if (err) {
 		report(err);
@@ -172,11 +196,14 @@ out:
 
 int cmd_verify(int argc, const char **argv)
 {
-	char *certpath = NULL;
+	char *certpath = NULL, *imacertpath = NULL;
 	int jobs = 0, failed = 0;
 	struct poptOption opts[] = {
 		{ "cert", 'c', POPT_ARG_STRING, &certpath, 0,
 		  "X.509 certificate, PEM or DER (default: %_file_signing_cert)",
+		  "CERT" },
+		{ "ima-cert", 0, POPT_ARG_STRING, &imacertpath, 0,
+		  "also check IMA sigv3 signatures against this certificate",
 		  "CERT" },
 		{ "jobs", 'j', POPT_ARG_INT, &jobs, 0,
 		  "hashing threads (default: all CPUs)", "N" },
@@ -186,13 +213,14 @@ int cmd_verify(int argc, const char **argv)
 	poptContext ctx = poptGetContext("rpm-verity verify", argc, argv, opts, 0);
 	const char **pkgs;
 	char *err = NULL, *path = NULL;
-	X509 *cert = NULL;
+	X509 *cert = NULL, *imacert = NULL;
 
-	poptSetOtherOptionHelp(ctx, "--cert CERT PACKAGE.rpm...");
+	poptSetOtherOptionHelp(ctx, "--cert CERT [--ima-cert CERT] PACKAGE.rpm...");
 	pkgs = parse_command_line(ctx, "verify", &jobs);
 	if (!pkgs) {
 		poptFreeContext(ctx);
 		free(certpath);
+		free(imacertpath);
 		return 2;
 	}
 	path = certpath ? rstrdup(certpath) :
@@ -203,11 +231,17 @@ int cmd_verify(int argc, const char **argv)
 	} else if (!(cert = load_certificate(path, &err))) {
 		report(err);
 		failed = 1;
+	} else if (imacertpath && !(imacert = load_certificate(imacertpath, &err))) {
+		report(err);
+		failed = 1;
 	}
-	for (; cert && *pkgs; pkgs++)
-		failed |= verify_package(*pkgs, cert, jobs) != 0;
+	for (int ready = !failed; ready && *pkgs; pkgs++)
+		failed |= verify_package(*pkgs, cert, imacert, imacertpath,
+					 jobs) != 0;
 	X509_free(cert);
+	X509_free(imacert);
 	free(certpath);
+	free(imacertpath);
 	free(path);
 	poptFreeContext(ctx);
 	return failed;

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fuzz target: the manifest parser (signer/manifest.c), which reads
- * what crosses the boundary between build and signing hosts. Wire it with
- * rpmverity_fuzz_target(fuzz_manifest fuzz_manifest.c signer/manifest.c
- * signer/sigfile.c signer/line_reader.c LINK ...).
+ * what crosses the boundary between build and signing hosts.
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -30,6 +30,9 @@ cp "$pkg"/*.rpm "$CORPUS/fuzz_package_fixed/"
 for p in "$pkg"/*.rpm; do
 	"$SEED_HEADER" "$p" "$hdr/$(basename "$p" .rpm).hdr"
 done
+# The audit reads the same tags from headers rpm keeps in the rpmdb.
+mkdir -p "$CORPUS/fuzz_audit_header"
+cp "$hdr"/*.hdr "$CORPUS/fuzz_audit_header/"
 
 # Signature entries: algorithm byte, the digest padded to 64 bytes, the DER
 # (as fsverity-utils makes it, and padded with zeros as rpm returns it).
@@ -52,6 +55,19 @@ PY
 	done
 done
 { printf '\x01'; head -c $((64 + 300)) /dev/zero; } >"$sig/unsigned"
+
+# Manifests and signature files of the split flow, from the same packages:
+# one package, all of them, and each hash algorithm and key kind.
+man=$CORPUS/fuzz_manifest sigs=$CORPUS/fuzz_sigfile
+mkdir -p "$man" "$sigs"
+"$RPMVERITY" digests "$pkg/none-unsigned.rpm" -o "$man/one"
+"$RPMVERITY" digests "$pkg"/*-unsigned.rpm -o "$man/all"
+"$RPMVERITY" digests --algo sha512 "$pkg/zstd-unsigned.rpm" -o "$man/sha512"
+for k in p256 rsa; do
+	eval "key=\$${k}_key cert=\$${k}_cert"
+	"$RPMVERITY" sign-digests --key "$key" --cert "$cert" "$man/one" -o "$sigs/$k-one" >/dev/null
+done
+"$RPMVERITY" sign-digests --key "$rsa_key" --cert "$rsa_cert" "$man/sha512" -o "$sigs/rsa-sha512" >/dev/null
 for d in "$CORPUS"/*/; do
 	[ -n "$(ls "$d")" ] || fail "no seeds in $d"
 done

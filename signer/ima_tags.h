@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading and replacing the IMA file signature tags of a signature header. */
+#ifndef RPMVERITY_IMA_TAGS_H
+#define RPMVERITY_IMA_TAGS_H
+
+#include <rpm/header.h>
+
+#include "ima_sigs.h"
+
+/*
+ * A copy of the signature header @sigh with the IMA tags (274, 275)
+ * replaced by @ima's entries, or removed when @ima is NULL. Every other
+ * tag stays as it was. NULL on failure.
+ */
+Header ima_tags_replace(Header sigh, const struct ima_sigs *ima);
+
+/* Whether @sigh has IMA file signatures at all. */
+int ima_tags_present(Header sigh);
+
+/*
+ * Whether any of them is a sigv3 (fs-verity digest) signature: those belong
+ * to the fs-verity signing a new `sign` replaces. rpmsign --signfiles makes
+ * sigv2 ones over the file hash, which stay valid.
+ */
+int ima_tags_have_verity_sigs(Header sigh);
+
+#endif
