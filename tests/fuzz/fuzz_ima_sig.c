@@ -4,22 +4,14 @@
  * (common/ima_sig.c), both as raw security.ima bytes and as the hex entry
  * of tag 274. Oracles: a value the parser accepts is written back byte for
  * byte, and its hex form parses to the same fields.
- * Wire it with: rpmverity_fuzz_target(fuzz_ima_sig fuzz_ima_sig.c LINK verity_common)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "ima_sig.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* Say why and abort: the fuzzer keeps the input that got here. */
-#define FUZZ_FAIL(...) do {						\
-	fprintf(stderr, "fuzz oracle: " __VA_ARGS__);			\
-	fputc('\n', stderr);						\
-	abort();							\
-} while (0)
 
 static void check_raw(const uint8_t *data, size_t size)
 {

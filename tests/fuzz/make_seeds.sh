@@ -68,6 +68,23 @@ for k in p256 rsa; do
 	"$RPMVERITY" sign-digests --key "$key" --cert "$cert" "$man/one" -o "$sigs/$k-one" >/dev/null
 done
 "$RPMVERITY" sign-digests --key "$rsa_key" --cert "$rsa_cert" "$man/sha512" -o "$sigs/rsa-sha512" >/dev/null
+
+# IMA sigv3 values, as rpm keeps them (hex, tag 274) and as security.ima
+# holds them (bytes), for RSA and ECDSA keys and both hash algorithms.
+ima=$CORPUS/fuzz_ima_sig
+mkdir -p "$ima"
+for k in p256:sha256 rsa:sha512; do
+	eval "key=\$${k%%:*}_key cert=\$${k%%:*}_cert"
+	"$RPMVERITY" sign -j 1 --key "$key" --cert "$cert" --ima-key "$key" --ima-cert "$cert" \
+		--algo "${k#*:}" -o "$SCRATCH" "$pkg/none-unsigned.rpm" >/dev/null
+	n=0
+	for v in $(rpm -qp --qf '[%{FILESIGNATURES}\n]' "$SCRATCH/none-unsigned.rpm"); do
+		n=$((n + 1))
+		printf '%s' "$v" >"$ima/${k%%:*}-$n.hex"
+		python3 -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.argv[1]))' "$v" >"$ima/${k%%:*}-$n.bin"
+	done
+	[ $n -gt 0 ] || fail "no IMA signatures in the seed package"
+done
 for d in "$CORPUS"/*/; do
 	[ -n "$(ls "$d")" ] || fail "no seeds in $d"
 done
