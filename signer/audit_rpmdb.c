@@ -5,6 +5,7 @@
  * (tags 276/277 and 5090 persist in the installed header).
  */
 #include "audit.h"
+#include "ima_sig.h"
 
 #include <string.h>
 #include <rpm/header.h>
@@ -111,35 +112,13 @@ const char *audit_pkg_sig_b64(const struct audit_pkg *pkg, int i)
 	return pkg->has_sigs && i >= 0 && i < pkg->nfiles ? entries[i] : "";
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 ssize_t audit_pkg_ima(const struct audit_pkg *pkg, int i, uint8_t *buf,
 		      size_t size)
 {
-	const char *hex;
-	size_t n;
+	ssize_t n;
 
 	if (!pkg->has_ima || i < 0 || i >= pkg->nfiles)
 		return 0;
-	hex = ((const char **)pkg->ima.data)[i];
-	n = strlen(hex);
-	if (n % 2 || n / 2 > size)
-		return -1;
-	for (size_t k = 0; k < n / 2; k++) {
-		int hi = hexval(hex[2 * k]), lo = hexval(hex[2 * k + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		buf[k] = (uint8_t)(hi << 4 | lo);
-	}
-	return (ssize_t)(n / 2);
+	n = ima_hex_decode(((const char **)pkg->ima.data)[i], buf, size);
+	return n < 0 ? -1 : n;
 }
