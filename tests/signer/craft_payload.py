@@ -2,13 +2,14 @@
 # craft_payload.py IN OUT PATH [--drop]: a copy of the uncompressed
 # package IN whose cpio payload carries PATH twice, the second time with
 # other content of the same size (with --drop: not at all), with the size
-# tags and the payload digest made consistent again, as an attacker would
+# tags, the payload digest and the header digests made consistent again, as an attacker would
 # make them. The signer must refuse it (tests/signer/payload_dups.sh).
 import hashlib, struct, sys
 
 LEAD = 96
 SIG_SIZE, SIG_LONGSIZE, SIG_PAYLOADSIZE, SIG_LONGARCHIVESIZE = 1000, 270, 1007, 271
 TAG_PAYLOADDIGEST, TAG_PAYLOADDIGESTALT = 5092, 5097
+SIG_SHA1, SIG_SHA256 = 269, 273    # of the main header, hex
 
 
 def header(d, off):
@@ -80,6 +81,12 @@ def main():
             o = main_tags[tag]
             assert d[o + 64] == 0, "payload digest is not SHA-256"
             d[o:o + 64] = digest
+    # the payload digest lives in the main header: its digests follow
+    for tag, algo, n in ((SIG_SHA256, hashlib.sha256, 64), (SIG_SHA1, hashlib.sha1, 40)):
+        if tag in sig:
+            o = sig[tag]
+            assert d[o + n] == 0, "header digest of an unexpected length"
+            d[o:o + n] = algo(bytes(d[hstart:payload_start])).hexdigest().encode()
     open(dst, "wb").write(d)
 
 
