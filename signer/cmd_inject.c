@@ -7,6 +7,11 @@
  * that every signature verifies with CERT over the digest the package
  * really has (recomputed from its payload, not taken from the file). Any
  * problem in any package and nothing is written.
+ *
+ * IMA signatures in the file (sign-digests --ima-key) are checked the same
+ * way against --ima-cert and written as sign --ima-key writes them. They
+ * are never dropped silently: without --ima-cert they are refused, and
+ * --ima-cert without them too.
  */
 #include <errno.h>
 #include <popt.h>
@@ -21,6 +26,9 @@
 #include "cli.h"
 #include "file_digests.h"
 #include "file_msg.h"
+#include "ima_sig.h"
+#include "ima_sigs.h"
+#include "ima_tags.h"
 #include "manifest.h"
 #include "package.h"
 #include "progress.h"
@@ -39,7 +47,10 @@ struct target {
 	struct manifest_package real;		/* digests it really has */
 	const struct verity_hash_alg *alg;
 	X509 *cert;
+	X509 *imacert;		/* NULL without --ima-cert */
+	uint32_t imakeyid;
 	char **entries;		/* tag 276 strings, once checked */
+	char **ima_entries;	/* tag 274 strings, once checked; NULL: none */
 	char **problems;	/* per file, NULL when fine */
 	int opened;
 };
@@ -47,6 +58,30 @@ struct target {
 static void short_hex(const uint8_t *d, char out[17])
 {
 	format_hex(d, 8, out);
+}
+
+/* The problem with file @index's IMA signature, or NULL; sets its entry. */
+static char *check_ima(struct target *t, uint32_t index, const uint8_t *digest)
+{
+	const char *hex = t->block->ima[index];
+	uint8_t value[IMA_VALUE_MAX];
+	ssize_t len;
+	char *why = NULL, *msg = NULL;
+
+	if (!hex)	/* the parser lets a package have all or none */
+		return rstrdup("the signature file has no IMA signature for it");
+	len = ima_hex_decode(hex, value, sizeof(value));
+	if (len < 0)
+		return rstrdup("IMA signature is not hex");
+	if (ima_verify_value(t->imacert, t->imakeyid, t->alg, digest, value,
+			     (size_t)len, &why) != 0) {
+		rasprintf(&msg, "%s (made with another key, or for another file)",
+			  why);
+		free(why);
+		return msg;
+	}
+	t->ima_entries[index] = rstrdup(hex);
+	return NULL;
 }
 
 /* The problem with file @index's signature, or NULL; sets its entry. */
@@ -77,6 +112,8 @@ static char *check_file(struct target *t, uint32_t index, const uint8_t *digest)
 		free(why);
 	} else {
 		t->entries[index] = verity_tag_entry(der, len);
+		if (t->imacert)
+			msg = check_ima(t, index, digest);
 	}
 	free(der);
 	return msg;
@@ -111,6 +148,41 @@ find_block(const struct manifest_package *blocks, size_t n,
 		if (!memcmp(blocks[i].binding, binding, BINDING_SIZE))
 			return &blocks[i];
 	return NULL;
+}
+
+/* The first file @b signs (and with @ima, gives an IMA signature), or -1. */
+static int first_signed(const struct manifest_package *b, int ima)
+{
+	for (uint32_t i = 0; i < b->count; i++)
+		if (b->present[i] && (!ima || (b->ima && b->ima[i])))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * IMA signatures are stored only once checked, so they must come with the
+ * certificate to check them, and the certificate with them. 0, or -1 with
+ * the problem in *@err.
+ */
+static int check_ima_presence(const struct target *t, const char *sigpath,
+			      char **err)
+{
+	int first = first_signed(t->block, 1);
+
+	if (first >= 0 && !t->imacert) {
+		*err = file_msg(t->path, t->files, first,
+				"%s has IMA signatures for this package; give --ima-cert to check and store them",
+				sigpath);
+		return -1;
+	}
+	first = first_signed(t->block, 0);
+	if (first >= 0 && t->imacert && !t->block->nima) {
+		*err = file_msg(t->path, t->files, first,
+				"%s has no IMA signature for it or any file of the package, but --ima-cert asks for them (sign-digests ran without --ima-key, or the ima lines were removed)",
+				sigpath);
+		return -1;
+	}
+	return 0;
 }
 
 static int same_nevra(const struct manifest_package *blocks, size_t n,
@@ -162,8 +234,11 @@ static int check_target(struct target *t, const struct manifest_package *blocks,
 			  t->path, nevra, count, sigpath, t->block->count);
 		goto fail;
 	}
+	if (check_ima_presence(t, sigpath, &err) != 0)
+		goto fail;
 	t->alg = t->block->alg ? t->block->alg : verity_hash_alg_by_id(1);
 	t->entries = rcalloc(count ? count : 1, sizeof(*t->entries));
+	t->ima_entries = rcalloc(count ? count : 1, sizeof(*t->ima_entries));
 	t->problems = rcalloc(count ? count : 1, sizeof(*t->problems));
 	if (count && file_digests_compute(&t->pkg, t->files, t->alg, jobs,
 					  &sink, &t->real, &err) != 0)
@@ -200,10 +275,13 @@ static void free_target(struct target *t)
 	for (uint32_t i = 0; i < count; i++) {
 		if (t->entries)
 			free(t->entries[i]);
+		if (t->ima_entries)
+			free(t->ima_entries[i]);
 		if (t->problems)
 			free(t->problems[i]);
 	}
 	free(t->entries);
+	free(t->ima_entries);
 	free(t->problems);
 	manifest_package_free(&t->real);
 	rpmfilesFree(t->files);
@@ -243,12 +321,15 @@ static int read_sigfile(const char *path, struct manifest_package **blocks,
 
 int cmd_inject(int argc, const char **argv)
 {
-	char *certopt = NULL, *outdir = NULL, *sighdr_dir = NULL;
+	char *certopt = NULL, *imacertpath = NULL, *outdir = NULL, *sighdr_dir = NULL;
 	int jobs = 0, rc = 2, bad = 0;
 	struct poptOption opts[] = {
 		{ "cert", 'c', POPT_ARG_STRING, &certopt, 0,
 		  "X.509 certificate every signature must verify with "
 		  "(default: %_file_signing_cert)", "CERT" },
+		{ "ima-cert", 0, POPT_ARG_STRING, &imacertpath, 0,
+		  "X.509 certificate every IMA signature must verify with "
+		  "(needed when the signature file has IMA signatures)", "IMACERT" },
 		{ "jobs", 'j', POPT_ARG_INT, &jobs, 0,
 		  "hashing threads (default: all CPUs)", "N" },
 		{ "output-dir", 'o', POPT_ARG_STRING, &outdir, 0,
@@ -266,9 +347,10 @@ int cmd_inject(int argc, const char **argv)
 	struct progress prog;
 	char *certpath = NULL, *err = NULL;
 	const char **args;
-	X509 *cert = NULL;
+	X509 *cert = NULL, *imacert = NULL;
+	uint32_t imakeyid = 0;
 
-	poptSetOtherOptionHelp(ctx, "--cert CERT SIGNATURES PACKAGE.rpm...");
+	poptSetOtherOptionHelp(ctx, "--cert CERT [--ima-cert IMACERT] SIGNATURES PACKAGE.rpm...");
 	args = parse_command_line(ctx, "inject", &jobs);
 	if (!args)
 		goto out;
@@ -285,7 +367,10 @@ int cmd_inject(int argc, const char **argv)
 	if ((outdir && !is_writable_dir(outdir)) ||
 	    (sighdr_dir && !is_writable_dir(sighdr_dir)))
 		goto out;
-	if (!(cert = load_certificate(certpath, &err))) {
+	if (!(cert = load_certificate(certpath, &err)) ||
+	    (imacertpath && (!(imacert = load_certificate(imacertpath, &err)) ||
+			     ima_keyid_of_cert(imacert, imacertpath, &imakeyid,
+					       &err) != 0))) {
 		report(err);
 		goto out;
 	}
@@ -298,6 +383,8 @@ int cmd_inject(int argc, const char **argv)
 	for (size_t i = 0; i < ntargets; i++) {
 		targets[i].path = args[1 + i];
 		targets[i].cert = cert;
+		targets[i].imacert = imacert;
+		targets[i].imakeyid = imakeyid;
 		bad |= check_target(&targets[i], blocks, nblocks, args[0], jobs) != 0;
 		files += targets[i].files ? (size_t)rpmfilesFC(targets[i].files) : 0;
 		progress_show(&prog, i + 1, files);
@@ -312,16 +399,20 @@ int cmd_inject(int argc, const char **argv)
 		char *dest = output_path(outdir, t->path);
 		uint32_t count = (uint32_t)rpmfilesFC(t->files);
 
+		struct ima_sigs ima = { .count = count, .hex = t->ima_entries };
+
 		if (count == 0) {
 			printf("%s: no files, nothing to sign\n", t->path);
-		} else if (write_signed_package(&t->pkg, t->entries, count, t->alg,
+		} else if (ima_tags_store(&t->pkg, imacert ? &ima : NULL, &err) != 0 ||
+			   write_signed_package(&t->pkg, t->entries, count, t->alg,
 						dest, sighdr_dir, &err) != 0) {
 			report(err);
 			err = NULL;
 			bad = 1;
 		} else {
-			printf("%s: %u signatures checked and stored (%s)\n", dest,
-			       count, t->alg->name);
+			printf("%s: %u signatures checked and stored (%s%s)\n", dest,
+			       count, t->alg->name,
+			       imacert ? ", with IMA signatures" : "");
 		}
 		free(dest);
 	}
@@ -334,7 +425,9 @@ out:
 		manifest_package_free(&blocks[i]);
 	free(blocks);
 	X509_free(cert);
+	X509_free(imacert);
 	free(certopt);
+	free(imacertpath);
 	free(certpath);
 	free(outdir);
 	free(sighdr_dir);

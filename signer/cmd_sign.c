@@ -83,31 +83,6 @@ static int copy_signature(void *ctx, int index, int src, char **err)
 	return 0;
 }
 
-/*
- * The IMA tags go into the package's own signature header before the
- * writer builds the new one from it: @ima's entries, or none when there
- * are sigv3 ones from an earlier signing and no IMA key now.
- */
-static int put_ima_tags(struct package *pkg, const struct ima_sigs *ima,
-			char **err)
-{
-	Header h;
-
-	if (!ima && !ima_tags_have_verity_sigs(pkg->sigh))
-		return 0;
-	h = ima_tags_replace(pkg->sigh, ima);
-	if (!h) {
-		rasprintf(err, "%s: cannot build the signature header", pkg->path);
-		return -1;
-	}
-	if (!ima)
-		printf("%s: dropping the IMA signatures of the previous signing (give --ima-key and --ima-cert to make new ones)\n",
-		       pkg->path);
-	headerFree(pkg->sigh);
-	pkg->sigh = h;
-	return 0;
-}
-
 static int sign_package(const char *path, const char *dest,
 			const struct signing_key *key,
 			const struct verity_hash_alg *alg,
@@ -147,7 +122,7 @@ static int sign_package(const char *path, const char *dest,
 	for (uint32_t i = 0; i < count; i++)
 		if (!job.sigs[i])
 			job.sigs[i] = rstrdup("");
-	if (put_ima_tags(&pkg, job.ima, &err) != 0 ||
+	if (ima_tags_store(&pkg, job.ima, &err) < 0 ||
 	    write_signed_package(&pkg, job.sigs, count, alg, dest, NULL,
 				 &err) != 0)
 		goto out;

@@ -5,7 +5,8 @@
  * with the key (a PEM file or a PKCS#11 token) on worker threads, and
  * writes a signature file for inject. Files with the same digest in one
  * package (hardlinks, empty files, copies) get one signature, as sign
- * gives them.
+ * gives them. With --ima-key, each signed file also gets its IMA sigv3
+ * signature over the same digest, as sign --ima-key makes it.
  */
 #include <errno.h>
 #include <popt.h>
@@ -19,6 +20,7 @@
 #include <rpm/rpmstring.h>
 
 #include "cli.h"
+#include "ima_sigs.h"
 #include "manifest.h"
 #include "output_file.h"
 #include "progress.h"
@@ -31,6 +33,7 @@ struct work {
 
 struct signer {
 	const struct signing_key *key;
+	const struct ima_key *ima;	/* NULL without --ima-key */
 	struct manifest_package *pkgs;
 	size_t npkgs;
 	struct work *work;	/* one per distinct digest of a package */
@@ -52,6 +55,10 @@ static void *sign_worker(void *arg)
 					   manifest_digest(p, index), &der);
 
 		if (len < 0 || !(p->sigs[index] = sigfile_encode(der, (size_t)len)))
+			s->failed = 1;
+		else if (s->ima &&
+			 !(p->ima[index] = ima_sign_hex(&s->ima->key, s->ima->keyid,
+							p->alg, manifest_digest(p, index))))
 			s->failed = 1;
 		OPENSSL_free(der);
 		atomic_fetch_add(&s->done, 1);
@@ -127,9 +134,11 @@ static int read_manifest(FILE *in, const char *name, struct signer *s,
 			s->pkgs = n;
 		}
 		p.sigs = calloc(p.count ? p.count : 1, sizeof(*p.sigs));
+		if (s->ima)
+			p.ima = calloc(p.count ? p.count : 1, sizeof(*p.ima));
 		s->pkgs[s->npkgs++] = p;
 		*files += p.count;
-		if (!p.sigs) {
+		if (!p.sigs || (s->ima && !p.ima)) {
 			err = rstrscat(NULL, name, ": out of memory", NULL);
 			rc = -1;
 			break;
@@ -177,7 +186,8 @@ static int sign_all(struct signer *s, int jobs, size_t files)
 
 		for (uint32_t f = 0; f < p->count; f++)
 			if (p->present[f] && dups[i][f] != f &&
-			    !(p->sigs[f] = rstrdup(p->sigs[dups[i][f]])))
+			    (!(p->sigs[f] = rstrdup(p->sigs[dups[i][f]])) ||
+			     (p->ima && !(p->ima[f] = rstrdup(p->ima[dups[i][f]])))))
 				goto out;
 	}
 	rc = 0;
@@ -195,6 +205,7 @@ int cmd_sign_digests(int argc, const char **argv)
 	int jobs = 0, rc = 2;
 	struct poptOption opts[] = {
 		KEY_OPTIONS,
+		IMA_OPTIONS,
 		{ "jobs", 'j', POPT_ARG_INT, &jobs, 0,
 		  "signing threads (default: all CPUs)", "N" },
 		{ "output", 'o', POPT_ARG_STRING, &outpath, 0,
@@ -206,9 +217,11 @@ int cmd_sign_digests(int argc, const char **argv)
 					 opts, 0);
 	struct signer s = { 0 };
 	struct signing_key key = { 0 };
+	struct ima_key imakey = { 0 };
 	struct output_file out = { 0 };
 	const char **args, *name = "stdin";
-	char keytype[64];
+	char keytype[64], imatype[64];
+	int with_ima = 0;
 	size_t files = 0, sigs = 0;
 	FILE *in = stdin;
 	int ok;
@@ -231,13 +244,17 @@ int cmd_sign_digests(int argc, const char **argv)
 			goto out;
 		}
 	}
-	/* The key first: a wrong PIN is found before a long read. */
+	/* The keys first: a wrong PIN is found before a long read. */
 	if (load_key_options(&key) != 0 ||
-	    read_manifest(in, name, &s, &files) != 0)
+	    (with_ima = load_ima_options(&imakey)) < 0)
 		goto out;
 	s.key = &key;
+	s.ima = with_ima ? &imakey : NULL;
+	if (read_manifest(in, name, &s, &files) != 0)
+		goto out;
 	if (sign_all(&s, jobs, files) != 0) {
-		report(rstrscat(NULL, key.name, ": signing failed", NULL));
+		report(rstrscat(NULL, key.name, s.ima ? " or " : "",
+				s.ima ? imakey.key.name : "", ": signing failed", NULL));
 		goto out;
 	}
 	if (output_open(&out, outpath) != 0)
@@ -255,6 +272,10 @@ int cmd_sign_digests(int argc, const char **argv)
 		s.npkgs, sigs, files, s.nwork,
 		s.npkgs && s.pkgs[0].alg ? s.pkgs[0].alg->name : "sha256",
 		signing_key_type(&key, keytype, sizeof(keytype)), key.name);
+	if (s.ima)
+		fprintf(stderr, "rpm-verity sign-digests: and IMA sigv3 signatures of the same files, with %s key %s (key id %08x)\n",
+			signing_key_type(&imakey.key, imatype, sizeof(imatype)),
+			imakey.key.name, imakey.keyid);
 	rc = 0;
 out:
 	if (in && in != stdin)
@@ -264,7 +285,9 @@ out:
 	free(s.pkgs);
 	free(s.work);
 	signing_key_free(&key);
+	ima_key_free(&imakey);
 	free_key_options();
+	free_ima_options();
 	free(outpath);
 	poptFreeContext(ctx);
 	return rc;

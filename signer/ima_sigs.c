@@ -103,42 +103,46 @@ void ima_sigs_free(struct ima_sigs *ima)
 	ima->hex = NULL;
 }
 
-int ima_sigs_sign(struct ima_sigs *ima, uint32_t index, const uint8_t *digest)
+char *ima_sign_hex(const struct signing_key *key, uint32_t keyid,
+		   const struct verity_hash_alg *alg, const uint8_t *digest)
 {
 	uint8_t hash[EVP_MAX_MD_SIZE], sig[IMA_SIG_MAX_SIZE];
 	uint8_t value[IMA_VALUE_MAX];
-	unsigned int hlen = file_id_hash(ima->alg, digest, hash);
-	EVP_PKEY_CTX *ctx = pkey_ctx(ima->key->pkey, ima->alg, 0);
+	unsigned int hlen = file_id_hash(alg, digest, hash);
+	EVP_PKEY_CTX *ctx = pkey_ctx(key->pkey, alg, 0);
 	size_t siglen = sizeof(sig), len = 0;
 	struct ima_sig s = {
 		.type = IMA_VERITY_DIGSIG,
 		.version = IMA_SIG_VERSION_VERITY,
-		.hash_algo = ima_hash_algo_of_verity(ima->alg->id),
-		.keyid = ima->keyid,
+		.hash_algo = ima_hash_algo_of_verity(alg->id),
+		.keyid = keyid,
 		.sig = sig,
 	};
-
+	char *hex;
 	int ok;
 
 	/* A key in a token signs one request at a time (signing_key.h). */
-	if (ima->key->lock)
-		pthread_mutex_lock(ima->key->lock);
+	if (key->lock)
+		pthread_mutex_lock(key->lock);
 	ok = hlen && ctx && EVP_PKEY_sign(ctx, sig, &siglen, hash, hlen) > 0;
-	if (ima->key->lock)
-		pthread_mutex_unlock(ima->key->lock);
+	if (key->lock)
+		pthread_mutex_unlock(key->lock);
 	if (ok && siglen <= IMA_SIG_MAX_SIZE) {
 		s.sig_size = (uint16_t)siglen;
 		len = ima_sig_write(&s, value, sizeof(value));
 	}
 	EVP_PKEY_CTX_free(ctx);
 	ERR_clear_error();
-	if (!len)
-		return -1;
-	ima->hex[index] = malloc(2 * len + 1);
-	if (!ima->hex[index])
-		return -1;
-	ima_hex_encode(value, len, ima->hex[index]);
-	return 0;
+	if (!len || !(hex = malloc(2 * len + 1)))
+		return NULL;
+	ima_hex_encode(value, len, hex);
+	return hex;
+}
+
+int ima_sigs_sign(struct ima_sigs *ima, uint32_t index, const uint8_t *digest)
+{
+	ima->hex[index] = ima_sign_hex(ima->key, ima->keyid, ima->alg, digest);
+	return ima->hex[index] ? 0 : -1;
 }
 
 void ima_sigs_copy(struct ima_sigs *ima, uint32_t dst, uint32_t src)

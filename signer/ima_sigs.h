@@ -51,6 +51,14 @@ void ima_sigs_init(struct ima_sigs *ima, const struct ima_key *ik,
 void ima_sigs_free(struct ima_sigs *ima);
 
 /*
+ * The security.ima value, in hex as tag 274 holds it, for a file whose
+ * fs-verity @digest was made with @alg, signed by @key under @keyid.
+ * Thread-safe. malloc'ed, or NULL when signing fails.
+ */
+char *ima_sign_hex(const struct signing_key *key, uint32_t keyid,
+		   const struct verity_hash_alg *alg, const uint8_t *digest);
+
+/*
  * Sign file @index's fs-verity @digest. Safe from several threads for
  * different indexes. Returns 0, or -1 (nothing is set).
  */

@@ -7,8 +7,10 @@
  */
 #include "ima_tags.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <rpm/rpmstring.h>
 #include <rpm/rpmtag.h>
 #include <rpm/rpmtd.h>
 
@@ -80,4 +82,24 @@ int ima_tags_have_verity_sigs(Header sigh)
 		found = s[0] == '0' && s[1] == '6';	/* IMA_VERITY_DIGSIG */
 	rpmtdFreeData(&td);
 	return found;
+}
+
+int ima_tags_store(struct package *pkg, const struct ima_sigs *ima,
+		   char **err)
+{
+	Header h;
+
+	if (!ima && !ima_tags_have_verity_sigs(pkg->sigh))
+		return 0;
+	h = ima_tags_replace(pkg->sigh, ima);
+	if (!h) {
+		rasprintf(err, "%s: cannot build the signature header", pkg->path);
+		return -1;
+	}
+	if (!ima)
+		printf("%s: dropping the IMA signatures of the previous signing (give --ima-key and --ima-cert to make new ones)\n",
+		       pkg->path);
+	headerFree(pkg->sigh);
+	pkg->sigh = h;
+	return 0;
 }

@@ -6,6 +6,7 @@
 #include <rpm/header.h>
 
 #include "ima_sigs.h"
+#include "package.h"
 
 /*
  * A copy of the signature header @sigh with the IMA tags (274, 275)
@@ -23,5 +24,15 @@ int ima_tags_present(Header sigh);
  * sigv2 ones over the file hash, which stay valid.
  */
 int ima_tags_have_verity_sigs(Header sigh);
+
+/*
+ * The IMA tags go into @pkg's own signature header, before the package
+ * writer builds the new one from it: @ima's entries, or none when there
+ * are sigv3 ones from an earlier signing and no IMA signatures now (then
+ * it says so on stdout). sign and inject share it, so they write the same
+ * bytes. Returns 0, or -1 with a message in *@err.
+ */
+int ima_tags_store(struct package *pkg, const struct ima_sigs *ima,
+		   char **err);
 
 #endif

@@ -44,7 +44,10 @@ void manifest_package_free(struct manifest_package *p)
 {
 	for (uint32_t i = 0; p->sigs && i < p->count; i++)
 		free(p->sigs[i]);
+	for (uint32_t i = 0; p->ima && i < p->count; i++)
+		free(p->ima[i]);
 	free(p->sigs);
+	free(p->ima);
 	free(p->nevra);
 	free(p->digests);
 	free(p->present);
@@ -75,6 +78,8 @@ int manifest_write_package(FILE *out, const struct manifest_format *f,
 		    (f->write_extra && f->write_extra(out, p, i) != 0) ||
 		    putc('\n', out) == EOF)
 			return -1;
+		if (f->write_follow && f->write_follow(out, p, i) != 0)
+			return -1;
 	}
 	return 0;
 }
@@ -100,10 +105,20 @@ void manifest_reader_free(struct manifest_reader *r)
 	line_reader_free(&r->lines);
 }
 
+/* The next line: the one read ahead, if any (line_next's return value). */
+static int next_line(struct manifest_reader *r, char **err)
+{
+	if (r->held) {
+		r->held = 0;
+		return r->held_rc;
+	}
+	return line_next(&r->lines, err);
+}
+
 /* Reads the next line; end of input is an error here (the end line is due). */
 static int need_line(struct manifest_reader *r, const char *what, char **err)
 {
-	int rc = line_next(&r->lines, err);
+	int rc = next_line(r, err);
 
 	if (rc == 0) {
 		r->lines.lineno++;
@@ -208,10 +223,22 @@ static int read_package_line(struct manifest_reader *r,
 	return 0;
 }
 
+/* @have more entries, NULL, in *@arr, which holds @had. */
+static int grow_strings(char ***arr, uint32_t had, size_t n)
+{
+	char **s = realloc(*arr, n * sizeof(**arr));
+
+	if (!s)
+		return -1;
+	*arr = s;
+	memset(s + had, 0, (n - had) * sizeof(*s));
+	return 0;
+}
+
 static int grow(struct manifest_package *p, uint32_t have, int sigs)
 {
 	size_t n = have ? (size_t)have * 2 : 16;
-	void *d, *pr, *s;
+	void *d, *pr;
 
 	if (n > p->count)
 		n = p->count;
@@ -223,13 +250,9 @@ static int grow(struct manifest_package *p, uint32_t have, int sigs)
 		p->present = pr;
 	if (!d || !pr)
 		return -1;
-	if (sigs) {
-		s = realloc(p->sigs, n * sizeof(*p->sigs));
-		if (!s)
-			return -1;
-		p->sigs = s;
-		memset(p->sigs + have, 0, (n - have) * sizeof(*p->sigs));
-	}
+	if (sigs && (grow_strings(&p->sigs, have, n) ||
+		     grow_strings(&p->ima, have, n)))
+		return -1;
 	return (int)(n - have);
 }
 
@@ -281,6 +304,27 @@ static int read_entry(struct manifest_reader *r, struct manifest_package *p,
 	return 0;
 }
 
+/*
+ * The optional line after file @index's: read ahead, and held for the next
+ * read when it is something else. At the end of input it is left to the
+ * next read to say what is missing.
+ */
+static int read_follow(struct manifest_reader *r, struct manifest_package *p,
+		       uint32_t index, char **err)
+{
+	struct line_reader *l = &r->lines;
+	int rc = line_next(l, err);
+
+	if (rc < 0)
+		return -1;
+	if (rc > 0 && is_word(l, r->f->follow))
+		return r->f->parse_follow(l, p, index, l->field + 1,
+					  l->nfields - 1, err);
+	r->held = 1;
+	r->held_rc = rc;
+	return rc ? r->f->parse_follow(l, p, index, NULL, 0, err) : 0;
+}
+
 int manifest_read_package(struct manifest_reader *r,
 			  struct manifest_package *p, char **err)
 {
@@ -305,7 +349,8 @@ int manifest_read_package(struct manifest_reader *r,
 	}
 	if (read_package_line(r, p, err))
 		return -1;
-	if (r->f->parse_extra && !(p->sigs = calloc(1, sizeof(*p->sigs))))
+	if (r->f->parse_extra && (!(p->sigs = calloc(1, sizeof(*p->sigs))) ||
+				  !(p->ima = calloc(1, sizeof(*p->ima)))))
 		goto oom;
 	for (; have < p->count; have++) {
 		if (have == room) {
@@ -322,7 +367,8 @@ int manifest_read_package(struct manifest_reader *r,
 					  p->nevra, have, p->count);
 			goto fail;
 		}
-		if (read_entry(r, p, have, err))
+		if (read_entry(r, p, have, err) ||
+		    (r->f->follow && read_follow(r, p, have, err)))
 			goto fail;
 	}
 	r->packages++;

@@ -30,6 +30,14 @@ struct manifest_package {
 	unsigned char *present;		/* 0: "none", no signature */
 	/* signature files only: base64 DER PKCS#7 per file ("" for none) */
 	char **sigs;
+	/*
+	 * signature files only: the hex security.ima value (IMA sigv3) per
+	 * file, NULL for none. Either every signed file has one (nima is the
+	 * number of signed files) or none has (nima is 0).
+	 */
+	char **ima;
+	uint32_t nima;
+	uint32_t nsigned;	/* signed files read so far */
 };
 
 /* Room for @count files, all "none"; 0 or -1 (out of memory). */
@@ -46,7 +54,11 @@ static inline uint8_t *manifest_digest(const struct manifest_package *p,
 /*
  * One of the two line formats: the first line's word, the word that starts
  * each file's line, and what follows the digest on it (signature files: the
- * signature).
+ * signature). A format may also let an optional line starting with @follow
+ * come after each file's line (signature files: its IMA signature).
+ * parse_follow is then called after every file's line, with the optional
+ * line's fields after the word, or with @fields NULL when it is absent, so
+ * that it can tell a line that is missing.
  */
 struct manifest_format {
 	const char *magic;
@@ -57,6 +69,13 @@ struct manifest_format {
 			   char *const *fields, char **err);
 	int (*write_extra)(FILE *out, const struct manifest_package *p,
 			   uint32_t index);
+	const char *follow;
+	int (*parse_follow)(const struct line_reader *r,
+			    struct manifest_package *p, uint32_t index,
+			    char *const *fields, int nfields, char **err);
+	/* writes the whole line, or nothing when file @index has none */
+	int (*write_follow)(FILE *out, const struct manifest_package *p,
+			    uint32_t index);
 };
 extern const struct manifest_format manifest_format;	/* here */
 extern const struct manifest_format sigfile_format;	/* sigfile.c */
@@ -73,6 +92,8 @@ struct manifest_reader {
 	const struct manifest_format *f;
 	unsigned long packages;
 	int started, ended;
+	int held;	/* the next line was read ahead: held_rc is line_next's */
+	int held_rc;
 };
 
 void manifest_reader_init(struct manifest_reader *r,

@@ -6,6 +6,11 @@
  * lets each failure say what is wrong. The EVP_PKEY libp11 hands back is
  * used by OpenSSL's PKCS#7 code like a key read from a file, so the
  * signatures are the same bytes (RSA PKCS#1 v1.5 is deterministic).
+ *
+ * Keys from one module share one libp11 context: a second context on the
+ * same module opens its session with C_CloseAllSessions on the slot, which
+ * would close the first key's session and log the token out (seen with
+ * --key and --ima-key naming the same token).
  */
 #include "pkcs11_key.h"
 
@@ -29,11 +34,22 @@
 #define CKR_PIN_EXPIRED		0xa3
 #define CKR_PIN_LOCKED		0xa4
 
-struct pkcs11_key {
+struct pkcs11_module {
+	char *path;
 	PKCS11_CTX *ctx;
 	PKCS11_SLOT *slots;
 	unsigned int nslots;
 	int loaded;		/* libp11 crashes unloading a module that failed */
+	int refs;
+	pthread_mutex_t lock;	/* see pkcs11_key_lock */
+	struct pkcs11_module *next;
+};
+
+/* Loaded modules; keys are loaded (and freed) by the main thread only. */
+static struct pkcs11_module *modules;
+
+struct pkcs11_key {
+	struct pkcs11_module *mod;
 	EVP_PKEY *pkey;
 };
 
@@ -239,11 +255,69 @@ static int field_ok(const char *want, const char *have)
 	return !want || (have && strcmp(want, have) == 0);
 }
 
+static void module_put(struct pkcs11_module *m)
+{
+	struct pkcs11_module **pp;
+
+	if (!m || --m->refs > 0)
+		return;
+	for (pp = &modules; *pp; pp = &(*pp)->next)
+		if (*pp == m) {
+			*pp = m->next;
+			break;
+		}
+	if (m->slots)
+		PKCS11_release_all_slots(m->ctx, m->slots, m->nslots);
+	if (m->loaded)
+		PKCS11_CTX_unload(m->ctx);
+	if (m->ctx)
+		PKCS11_CTX_free(m->ctx);
+	pthread_mutex_destroy(&m->lock);
+	free(m->path);
+	free(m);
+}
+
+/* @path loaded, with its slots listed: shared, or new; NULL after *@err. */
+static struct pkcs11_module *module_get(const char *path, const char *shown,
+					char **err)
+{
+	struct pkcs11_module *m;
+
+	for (m = modules; m; m = m->next)
+		if (!strcmp(m->path, path)) {
+			m->refs++;
+			return m;
+		}
+	m = calloc(1, sizeof(*m));
+	if (!m || !(m->path = strdup(path))) {
+		free(m);
+		rasprintf(err, "%s: out of memory", shown);
+		return NULL;
+	}
+	m->refs = 1;
+	pthread_mutex_init(&m->lock, NULL);
+	m->next = modules;
+	modules = m;
+	m->ctx = PKCS11_CTX_new();
+	if (!m->ctx || PKCS11_CTX_load(m->ctx, path) != 0) {
+		rasprintf(err, "%s: cannot load PKCS#11 module %s", shown, path);
+		module_put(m);
+		return NULL;
+	}
+	m->loaded = 1;
+	if (PKCS11_enumerate_slots(m->ctx, &m->slots, &m->nslots) != 0) {
+		rasprintf(err, "%s: cannot list the slots of %s", shown, path);
+		module_put(m);
+		return NULL;
+	}
+	return m;
+}
+
 static PKCS11_SLOT *find_slot(struct pkcs11_key *k, const struct pkcs11_uri *u,
 			      char **tokens)
 {
-	for (unsigned int i = 0; i < k->nslots; i++) {
-		PKCS11_TOKEN *t = k->slots[i].token;
+	for (unsigned int i = 0; i < k->mod->nslots; i++) {
+		PKCS11_TOKEN *t = k->mod->slots[i].token;
 
 		if (!t || !t->initialized)
 			continue;
@@ -253,7 +327,7 @@ static PKCS11_SLOT *find_slot(struct pkcs11_key *k, const struct pkcs11_uri *u,
 		    field_ok(u->serial, t->serialnr) &&
 		    field_ok(u->manufacturer, t->manufacturer) &&
 		    field_ok(u->model, t->model))
-			return &k->slots[i];
+			return &k->mod->slots[i];
 	}
 	return NULL;
 }
@@ -304,24 +378,20 @@ static EVP_PKEY *open_key(struct pkcs11_key *k, const struct pkcs11_uri *u,
 	char *tokens = rstrdup("");
 	PKCS11_SLOT *slot;
 	PKCS11_KEY *key;
+	int logged_in = 0;
 
-	k->ctx = PKCS11_CTX_new();
-	if (!k->ctx || PKCS11_CTX_load(k->ctx, module) != 0) {
-		rasprintf(err, "%s: cannot load PKCS#11 module %s", shown, module);
+	k->mod = module_get(module, shown, err);
+	if (!k->mod)
 		goto fail;
-	}
-	k->loaded = 1;
-	if (PKCS11_enumerate_slots(k->ctx, &k->slots, &k->nslots) != 0) {
-		rasprintf(err, "%s: cannot list the slots of %s", shown, module);
-		goto fail;
-	}
 	slot = find_slot(k, u, &tokens);
 	if (!slot) {
 		rasprintf(err, "%s: no such token in %s (tokens present: %s)",
 			  shown, module, *tokens ? tokens : "none");
 		goto fail;
 	}
-	if (slot->token->loginRequired) {
+	/* Another key on this token logged in already: its session stays. */
+	if (slot->token->loginRequired &&
+	    (PKCS11_is_logged_in(slot, 0, &logged_in) != 0 || !logged_in)) {
 		if (!pin) {
 			rasprintf(err, "%s: token \"%s\" needs a PIN: give pin-value= or pin-source= in the URI, or --pass-file",
 				  shown, slot->token->label);
@@ -401,11 +471,11 @@ void pkcs11_key_free(struct pkcs11_key *k)
 	if (!k)
 		return;
 	EVP_PKEY_free(k->pkey);
-	if (k->slots)
-		PKCS11_release_all_slots(k->ctx, k->slots, k->nslots);
-	if (k->loaded)
-		PKCS11_CTX_unload(k->ctx);
-	if (k->ctx)
-		PKCS11_CTX_free(k->ctx);
+	module_put(k->mod);
 	free(k);
+}
+
+pthread_mutex_t *pkcs11_key_lock(struct pkcs11_key *k)
+{
+	return &k->mod->lock;
 }

@@ -8,6 +8,7 @@
 #ifndef RPMVERITY_PKCS11_KEY_H
 #define RPMVERITY_PKCS11_KEY_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <openssl/evp.h>
 
@@ -30,6 +31,13 @@ bool is_pkcs11_uri(const char *name);
 EVP_PKEY *pkcs11_key_load(const char *uri, const char *pin,
 			  struct pkcs11_key **handle, char **err);
 void pkcs11_key_free(struct pkcs11_key *handle);
+
+/*
+ * The mutex every key of @handle's module signs under, one request at a
+ * time (keys on one token share its sessions); valid until the handle is
+ * freed.
+ */
+pthread_mutex_t *pkcs11_key_lock(struct pkcs11_key *handle);
 
 /* @uri with any pin-value replaced by "...", for messages; malloc'ed. */
 char *pkcs11_uri_for_display(const char *uri);

@@ -1,23 +1,36 @@
 // SPDX-License-Identifier: MIT
 /*
  * The signature file format, version 1: the manifest's lines (manifest.c)
- * under its own first line, each digest followed by its signature:
+ * under its own first line, each digest followed by its signature, and,
+ * when the signing side was given an IMA key, each signed file's IMA
+ * signature on the line after:
  *
  *   rpm-verity-signatures 1
  *   package NEVRA BINDING-HEX FILE-COUNT
  *   sig INDEX ALGORITHM DIGEST-HEX BASE64-PKCS7   (or: sig INDEX none)
+ *   ima INDEX IMA-HEX                             (optional, see below)
  *   ...
  *   end PACKAGE-COUNT
  *
  * The signature is the DER PKCS#7 rpm stores in tag 276, as one line of
  * base64. Carrying the digest beside it lets the build side say which
  * digest a signature was made for when it does not match the package.
+ *
+ * An ima line holds the security.ima value (IMA sigv3, common/ima_sig.h)
+ * made over the digest of the sig line just above it, in lowercase hex as
+ * rpm keeps it in tag 274. In one package either every signed file has one
+ * or none has, so a dropped line is seen. The version stays 1: a reader
+ * that predates ima lines refuses them (it finds a line where a sig line
+ * is due) rather than misreading them, and files without them are what
+ * they always were.
  */
 #include "sigfile.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/evp.h>
+
+#include "ima_sig.h"
 
 static int b64_char(char c)
 {
@@ -92,10 +105,92 @@ static int write_sig(FILE *out, const struct manifest_package *p,
 	return fprintf(out, " %s", p->sigs[index]) < 0 ? -1 : 0;
 }
 
+/* @hex is a whole IMA sigv3 value for @p's digests: NULL, or the problem. */
+static const char *check_ima_value(const struct manifest_package *p,
+				   const char *hex)
+{
+	uint8_t value[IMA_VALUE_MAX];
+	size_t n = strlen(hex);
+	struct ima_sig sig;
+	int rc;
+
+	if (n % 2 || n / 2 > IMA_VALUE_MAX || parse_hex(hex, value, n / 2))
+		return "not lowercase hex of an IMA signature";
+	rc = ima_sig_parse(value, n / 2, &sig);
+	if (rc != IMA_SIG_OK)
+		return ima_sig_strerror(rc);
+	if (sig.hash_algo != ima_hash_algo_of_verity(p->alg->id))
+		return "made for digests of another algorithm than the package's";
+	return NULL;
+}
+
+static int parse_ima(const struct line_reader *r, struct manifest_package *p,
+		     uint32_t index, char *const *fields, int nfields,
+		     char **err)
+{
+	uint64_t got;
+	const char *why;
+
+	if (!fields) {
+		if (!p->present[index])
+			return 0;
+		p->nsigned++;
+		if (p->nima) {
+			*err = line_error(r, "package %s: file %u: no ima line, where the files before it have one (a line was dropped)",
+					  p->nevra, index);
+			return -1;
+		}
+		return 0;
+	}
+	if (nfields != 2) {
+		*err = line_error(r, "malformed ima line (expected \"ima INDEX IMA-SIGNATURE\")");
+		return -1;
+	}
+	if (parse_count(fields[0], UINT32_MAX, &got) || got != index) {
+		*err = line_error(r, "package %s: ima line for file %s after the sig line of file %u (it belongs to another file)",
+				  p->nevra, fields[0], index);
+		return -1;
+	}
+	if (!p->present[index]) {
+		*err = line_error(r, "package %s: file %u: ima line for an entry without signature",
+				  p->nevra, index);
+		return -1;
+	}
+	if (p->nima != p->nsigned++) {
+		*err = line_error(r, "package %s: file %u: ima line, where the files before it have none (a line was dropped)",
+				  p->nevra, index);
+		return -1;
+	}
+	why = check_ima_value(p, fields[1]);
+	if (why) {
+		*err = line_error(r, "package %s: file %u: IMA signature: %s",
+				  p->nevra, index, why);
+		return -1;
+	}
+	p->ima[index] = strdup(fields[1]);
+	if (!p->ima[index]) {
+		*err = line_error(r, "out of memory");
+		return -1;
+	}
+	p->nima++;
+	return 0;
+}
+
+static int write_ima(FILE *out, const struct manifest_package *p,
+		     uint32_t index)
+{
+	if (!p->ima || !p->ima[index])
+		return 0;
+	return fprintf(out, "ima %u %s\n", index, p->ima[index]) < 0 ? -1 : 0;
+}
+
 const struct manifest_format sigfile_format = {
 	.magic = "rpm-verity-signatures",
 	.entry = "sig",
 	.extra_fields = 1,
 	.parse_extra = parse_sig,
 	.write_extra = write_sig,
+	.follow = "ima",
+	.parse_follow = parse_ima,
+	.write_follow = write_ima,
 };

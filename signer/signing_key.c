@@ -188,14 +188,8 @@ int signing_key_load(struct signing_key *key, const char *keypath,
 		key->name = pkcs11_uri_for_display(keypath);
 		key->pkey = pkcs11_key_load(keypath, passphrase, &key->token,
 					    err);
-		if (key->pkey) {
-			key->lock = malloc(sizeof(*key->lock));
-			if (!key->lock) {
-				rasprintf(err, "%s: out of memory", key->name);
-				goto fail;
-			}
-			pthread_mutex_init(key->lock, NULL);
-		}
+		if (key->pkey)
+			key->lock = pkcs11_key_lock(key->token);
 	} else {
 		key->name = rstrdup(keypath);
 		key->pkey = load_pem_key(keypath, passphrase, err);
@@ -226,10 +220,6 @@ void signing_key_free(struct signing_key *key)
 		EVP_PKEY_free(key->pkey);
 	X509_free(key->cert);
 	free(key->name);
-	if (key->lock) {
-		pthread_mutex_destroy(key->lock);
-		free(key->lock);
-	}
 	memset(key, 0, sizeof(*key));
 }
 

@@ -68,6 +68,17 @@ for k in p256 rsa; do
 	"$RPMVERITY" sign-digests --key "$key" --cert "$cert" "$man/one" -o "$sigs/$k-one" >/dev/null
 done
 "$RPMVERITY" sign-digests --key "$rsa_key" --cert "$rsa_cert" "$man/sha512" -o "$sigs/rsa-sha512" >/dev/null
+# ... with the ima lines of sign-digests --ima-key: an ECDSA IMA key beside an
+# RSA one, and RSA for both over sha512 digests.
+"$RPMVERITY" sign-digests --key "$rsa_key" --cert "$rsa_cert" --ima-key "$p256_key" \
+	--ima-cert "$p256_cert" "$man/all" -o "$sigs/rsa-ima-p256-all" 2>/dev/null
+"$RPMVERITY" sign-digests --key "$rsa_key" --cert "$rsa_cert" --ima-key "$rsa_key" \
+	--ima-cert "$rsa_cert" "$man/sha512" -o "$sigs/rsa-ima-rsa-sha512" 2>/dev/null
+grep -q '^ima 0 0603' "$sigs/rsa-ima-rsa-sha512" || fail "no ima lines in the IMA signature file seed"
+# The manifest parser meets ima lines only by mistake; a manifest carrying
+# them lets mutations reach that refusal.
+sed -e '1s/^rpm-verity-signatures /rpm-verity-manifest /' -e 's/^sig /file /' \
+	-e 's/^\(file [0-9]* sha[0-9]* [0-9a-f]*\) .*/\1/' "$sigs/rsa-ima-p256-all" >"$man/with-ima-lines"
 
 # IMA sigv3 values, as rpm keeps them (hex, tag 274) and as security.ima
 # holds them (bytes), for RSA and ECDSA keys and both hash algorithms.

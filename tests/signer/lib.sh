@@ -91,15 +91,17 @@ rpm_K() {
 }
 
 # split_sign OUTDIR SIGHDRDIR PKG...: the split flow with the fixture key
-# $KEY/$CERT (see key): digests, sign-digests, inject into OUTDIR.
+# $KEY/$CERT (see key): digests, sign-digests, inject into OUTDIR. With
+# $IMA_KEY and $IMA_CERT set, IMA sigv3 signatures too.
 split_sign() {
 	local out=$1 hdr=$2
 	shift 2
 	expect_ok "digests" "$RPMVERITY" digests -o "$SCRATCH/manifest" "$@"
 	expect_ok "sign-digests" "$RPMVERITY" sign-digests --key "$KEY" --cert "$CERT" \
+		${IMA_KEY:+--ima-key "$IMA_KEY" --ima-cert "$IMA_CERT"} \
 		-o "$SCRATCH/sigs" "$SCRATCH/manifest"
-	expect_ok "inject" "$RPMVERITY" inject --cert "$CERT" -o "$out" \
-		${hdr:+--sighdr-out "$hdr"} "$SCRATCH/sigs" "$@"
+	expect_ok "inject" "$RPMVERITY" inject --cert "$CERT" ${IMA_KEY:+--ima-cert "$IMA_CERT"} \
+		-o "$out" ${hdr:+--sighdr-out "$hdr"} "$SCRATCH/sigs" "$@"
 }
 
 # splice UNSIGNED SIGHDR OUT: what Koji's splice does: UNSIGNED's lead, the

@@ -1,8 +1,9 @@
 # Keys in a PKCS#11 token (SoftHSM2): RSA-2048 and ECDSA P-256 by RFC 7512
-# URI in sign and sign-digests, with the PIN in the URI, a pin-source file,
-# --pass-file, and the URI in %_file_signing_key. RSA signatures equal the
-# PEM key's; ECDSA ones verify with the certificate. A wrong PIN, a missing
-# token, a missing object and a missing module each get a clear message.
+# URI in sign and sign-digests (--key, and --ima-key), with the PIN in the
+# URI, a pin-source file, --pass-file, and the URI in %_file_signing_key.
+# RSA signatures (IMA ones too) equal the PEM key's; ECDSA ones verify with
+# the certificate. A wrong PIN, a missing token, a missing object and a
+# missing module each get a clear message.
 . "$(dirname "$0")/lib.sh"
 scratch
 module=/usr/lib/softhsm/libsofthsm2.so
@@ -57,6 +58,15 @@ expect_ok "sign-digests, URI from %_file_signing_key" env HOME="$SCRATCH/home" "
 cmp "$SCRATCH/sigs.pem" "$SCRATCH/sigs.tok3" || fail "token signatures (macro) differ from the PEM key's"
 expect_ok "inject token signatures" "$RPMVERITY" inject --cert "$CERT" -o "$SCRATCH/tok" "$SCRATCH/sigs.tok" "$SCRATCH"/in/*.rpm
 cmp "$SCRATCH/pem/kinds.rpm" "$SCRATCH/tok/kinds.rpm" || fail "split flow with a token differs from sign with PEM"
+
+note "sign-digests --ima-key by URI: the token key signs for IMA too, as the PEM key does"
+expect_ok "sign-digests --ima-key PEM" "$RPMVERITY" sign-digests --key "$KEY" --cert "$CERT" \
+	--ima-key "$KEY" --ima-cert "$CERT" -o "$SCRATCH/sigs-ima.pem" "$SCRATCH/manifest"
+expect_ok "sign-digests --ima-key by URI" "$RPMVERITY" sign-digests --key "$(uri rsa2048 pin-value=1234)" \
+	--cert "$CERT" --ima-key "$(uri rsa2048 pin-value=1234)" --ima-cert "$CERT" \
+	-o "$SCRATCH/sigs-ima.tok" "$SCRATCH/manifest"
+grep -q "^ima " "$SCRATCH/sigs-ima.tok" || fail "no ima lines from the token"
+cmp "$SCRATCH/sigs-ima.pem" "$SCRATCH/sigs-ima.tok" || fail "token IMA signatures differ from the PEM key's"
 
 note "ECDSA P-256 by URI"
 key p256

@@ -3,6 +3,10 @@
 # was changed after signing (or before, in transit); a line was dropped or
 # added; the signing key is not CERT's; the package was rebuilt after
 # digests (kinds-gzip.rpm is the same NEVRA as kinds.rpm, built again).
+# With IMA signatures (sign-digests --ima-key): when --ima-cert is missing,
+# is not the IMA key's, or is given for a file without IMA signatures; when
+# an IMA signature belongs to another file or was changed; when an ima
+# line was moved, dropped, or added to an entry without signature.
 . "$(dirname "$0")/lib.sh"
 scratch
 key rsa2048
@@ -15,11 +19,14 @@ expect_ok "sign-digests" "$RPMVERITY" sign-digests --key "$KEY" --cert "$CERT" \
 before=$(state "$SCRATCH/pkgs")
 A_NEVRA=$(qf "$A" '%{NEVRA}')
 
-# refused WHAT REGEX SIGS: inject with SIGS fails saying REGEX, all
-# packages untouched, no signature header written.
+# refused WHAT REGEX SIGS [CERT] [parse]: inject with SIGS (and
+# $IMA_OPTS) fails saying REGEX, all packages untouched, no signature
+# header written.
+IMA_OPTS=()
 refused() {
 	mkdir -p "$SCRATCH/hdr"
-	expect_fail "$1" "$2" "$RPMVERITY" inject --cert "${4:-$CERT}" --sighdr-out "$SCRATCH/hdr" "$3" "$A" "$B"
+	expect_fail "$1" "$2" "$RPMVERITY" inject --cert "${4:-$CERT}" "${IMA_OPTS[@]}" \
+		--sighdr-out "$SCRATCH/hdr" "$3" "$A" "$B"
 	grep -q "no package was changed" "$ERR" || [ -n "${5:-}" ] || fail "$1: inject does not say nothing was changed"
 	same_state "$1" "$SCRATCH/pkgs" "$before"
 	[ -z "$(ls -A "$SCRATCH/hdr")" ] || fail "$1: a signature header was written"
@@ -81,6 +88,55 @@ expect_fail "rebuilt package" "$R: $A_NEVRA was rebuilt after digests" \
 same_state "rebuilt package" "$SCRATCH/rebuilt" "$rb"
 same_state "rebuilt package (the good one beside it)" "$SCRATCH/pkgs" "$before"
 
+note "IMA: signature files with ima lines"
+IMA_KEY=$KEYS/rsa4096/signing-key.pem IMA_CERT=$KEYS/rsa4096/cert.pem
+SI=$SCRATCH/sigs-ima
+expect_fail "sign-digests --ima-key without --ima-cert" "both --ima-key and --ima-cert" \
+	"$RPMVERITY" sign-digests --key "$KEY" --cert "$CERT" --ima-key "$IMA_KEY" -o "$SI" "$SCRATCH/manifest"
+[ ! -e "$SI" ] || fail "a refused sign-digests wrote $SI"
+expect_ok "sign-digests --ima-key" "$RPMVERITY" sign-digests --key "$KEY" --cert "$CERT" \
+	--ima-key "$IMA_KEY" --ima-cert "$IMA_CERT" -o "$SI" "$SCRATCH/manifest"
+# imaedit OUT AWK: a copy of $SI with package A's lines edited by AWK
+# (the variable a is 1 inside package A; i and j are the files above).
+imaedit() {
+	awk -v i="$i" -v j="$j" "/^package rvt-kinds/ { a = 1 } /^package rvt-plain/ { a = 0 } $2" "$SI" >"$SCRATCH/$1"
+	cmp -s "$SI" "$SCRATCH/$1" && fail "test bug: $1 is not changed"
+}
+ima_j=$(awk -v j="$j" '/^package rvt-kinds/ { a = 1 } /^package rvt-plain/ { a = 0 } a && $1 == "ima" && $2 == j { print $3 }' "$SI")
+[ -n "$ima_j" ] || fail "test bug: no ima line for file $j"
+file_j=$(qf "$A" '[%{FILENAMES}\n]' | sed -n "$((j + 1))p")
+
+refused "IMA signatures but no --ima-cert" "$A: .*: $SI has IMA signatures for this package; give --ima-cert" "$SI"
+IMA_OPTS=(--ima-cert "$KEYS/p256/cert.pem")
+refused "--ima-cert not the IMA key's" "$A: $file_i: IMA signature by key id [0-9a-f]*, the certificate's is" "$SI"
+IMA_OPTS=(--ima-cert "$IMA_CERT")
+refused "--ima-cert, but no ima lines" "$A: $file_i: .*has no IMA signature for it or any file of the package" "$SCRATCH/sigs"
+imaedit ima-moved 'a && $1 == "ima" && $2 == i { $3 = "'"$ima_j"'" } { print }'
+refused "IMA signature of another file" "$A: $file_i: IMA signature does not match the file's fs-verity digest .*another file" "$SCRATCH/ima-moved"
+imaedit ima-flipped 'a && $1 == "ima" && $2 == i { c = substr($3, 40, 1); $3 = substr($3, 1, 39) (c == "0" ? "1" : "0") substr($3, 41) } { print }'
+refused "a changed IMA signature byte" "$A: $file_i: IMA signature does not match" "$SCRATCH/ima-flipped"
+imaedit ima-index 'a && $1 == "ima" && $2 == i { $2 = j } { print }'
+refused "ima line of another file" "ima-index: line [0-9]+: package $A_NEVRA: ima line for file $j after the sig line of file $i \(it belongs to another file\)" \
+	"$SCRATCH/ima-index" "" parse
+imaedit ima-dropped 'a && $1 == "ima" && $2 == j { next } { print }'
+refused "ima line dropped" "ima-dropped: line [0-9]+: package $A_NEVRA: file $j: no ima line, where the files before it have one" \
+	"$SCRATCH/ima-dropped" "" parse
+imaedit ima-nofirst 'a && $1 == "ima" && $2 == i { next } { print }'
+refused "first ima line dropped" "ima-nofirst: line [0-9]+: package $A_NEVRA: file [0-9]+: ima line, where the files before it have none" \
+	"$SCRATCH/ima-nofirst" "" parse
+imaedit ima-none 'a && $1 == "ima" { next } { print }'
+refused "every ima line of a package dropped" "$A: $file_i: .*has no IMA signature for it or any file of the package" "$SCRATCH/ima-none"
+imaedit ima-unsigned '{ print } a && $1 == "sig" && $3 == "none" && !done { print "ima " $2 " '"$ima_j"'"; done = 1 }'
+refused "ima line on an entry without signature" "ima-unsigned: line [0-9]+: package $A_NEVRA: file [0-9]+: ima line for an entry without signature" \
+	"$SCRATCH/ima-unsigned" "" parse
+IMA_OPTS=()
+
 note "the untouched signature file still works"
 expect_ok "inject" "$RPMVERITY" inject --cert "$CERT" "$SCRATCH/sigs" "$A" "$B"
 check_signed "$A" "$CERT"
+
+note "the untouched IMA signature file works too"
+cp "$PKGS/kinds.rpm" "$PKGS/plain.rpm" "$SCRATCH/pkgs/"
+expect_ok "inject --ima-cert" "$RPMVERITY" inject --cert "$CERT" --ima-cert "$IMA_CERT" "$SI" "$A" "$B"
+expect_ok "verify --ima-cert" "$RPMVERITY" verify --cert "$CERT" --ima-cert "$IMA_CERT" "$A" "$B"
+expect_stdout "IMA signatures OK"
