@@ -2,8 +2,9 @@
 """Runs in the booted distribution: every regular file a package installed,
 except %config and %ghost, has fs-verity on, its measured digest is the one
 in the distribution's manifest (distro/build: the digest its package signed,
-which rpm-verity verify checked against the signature), and the rpmdb holds
-that package's signature for it. Prints one line per failure and a summary;
+which rpm-verity verify checked against the signature), the rpmdb holds
+that package's signature for it, and, where the package carries an IMA
+signature, the file's security.ima is that signature (rpm's ima.so wrote it). Prints one line per failure and a summary;
 exit 1 on any failure.
 
 usage: check-protected.py MANIFEST [PACKAGE...]   (default: every package)
@@ -36,12 +37,12 @@ def main():
     signed = {}
     with open(manifest) as f:
         for line in f:
-            pkg, path, digest, sig = line.rstrip("\n").split("\t")
-            signed[(pkg, path)] = (digest, sig)
+            pkg, path, digest, sig, ima = line.rstrip("\n").split("\t")
+            signed[(pkg, path)] = (digest, sig, ima)
     qf = "%{NAME}\x1e[%{FILENAMES}\x1f%{FILEFLAGS:fflags}\x1f%{FILEMODES:perms}\x1f%{VERITYSIGNATURES}\x1e]\x1d"
     out = subprocess.run(["rpm", "-q" if wanted else "-qa", "--qf", qf] + wanted,
                          capture_output=True, text=True, check=True).stdout
-    failures = checked = skipped = 0
+    failures = checked = skipped = ima_checked = 0
     for block in out.split("\x1d"):
         if not block.strip():
             continue
@@ -72,8 +73,17 @@ def main():
             if sighash != want[1]:
                 print(f"FAIL - {name}: {path}: the rpmdb's signature is not the package's")
                 failures += 1
-    print(f"# {checked} protected files checked ({skipped} directories, links, "
-          f"%config or %ghost skipped), {failures} failures")
+            if want[2] != "-":
+                ima_checked += 1
+                try:
+                    xattr = os.getxattr(path, "security.ima", follow_symlinks=False).hex()
+                except OSError as err:
+                    xattr = f"none ({err.strerror})"
+                if hashlib.sha256(xattr.encode()).hexdigest()[:16] != want[2]:
+                    print(f"FAIL - {name}: {path}: security.ima is not the package's IMA signature: {xattr[:24]}")
+                    failures += 1
+    print(f"# {checked} protected files checked, {ima_checked} of them with IMA signatures "
+          f"({skipped} directories, links, %config or %ghost skipped), {failures} failures")
     if checked == 0:
         print("FAIL - no protected file found")
         return 1

@@ -33,13 +33,14 @@ fresh_copy() {
 }
 
 # disk_boot NAME [COMMAND...]: boots $WORK/NAME.img through the initramfs;
-# the console in $WORK/NAME.out, vm/run's status in $rc.
+# the console in $WORK/NAME.out, vm/run's status in $rc. $DT_APPEND: more
+# kernel arguments.
 disk_boot() {
 	local name=$1; shift
 	env -u RPMVERITY_SCRATCH_IMG -u RPMVERITY_SCRATCH_IMG2 RPMVERITY_SCRATCH_SIZE=64M \
 		RPMVERITY_VM_ROOT_IMG="$WORK/$name.img" RPMVERITY_VM_INITRD="$INITRD" \
 		RPMVERITY_VM_SHARE="$WORK/share" RPMVERITY_VM_TIMEOUT=${RPMVERITY_VM_TIMEOUT:-600} \
-		RPMVERITY_VM_APPEND="rd.shell=0 rd.emergency=poweroff" \
+		RPMVERITY_VM_APPEND="rd.shell=0 rd.emergency=poweroff ${DT_APPEND:-}" \
 		"$TOP/vm/run" "$@" >"$WORK/$name.out" 2>&1
 	rc=$?
 }

@@ -17,7 +17,7 @@ find "$DEST" -name rpm-plugin-verity.8 | grep -q man8 || fail "man page not inst
 
 # The boot-time loader and what runs it (rpm-verity-load-certs(8)).
 for f in rpm-verity-load-certs rpm-verity-load-certs.8 rpm-verity-load-certs.service \
-	 90rpm-verity/module-setup.sh 90rpm-verity/rpm-verity-load-certs.sh \
+	 90rpm-verity/module-setup.sh 90rpm-verity/rpm-verity-load-certs.sh 90rpm-verity/rpm-verity-ima.sh \
 	 initramfs-tools/hooks/rpm-verity scripts/init-premount/rpm-verity; do
 	find "$DEST" -path "*/$f" | grep -q . || fail "$f not installed"
 done

@@ -1,0 +1,1 @@
+"""distro/build's parts, one job per module (distro/build runs them)."""
