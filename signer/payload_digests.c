@@ -3,7 +3,7 @@
  * The digest pipeline. The payload is one compressed stream, so it is read
  * and decompressed on one thread; file contents are cut into chunks from a
  * fixed pool and queued per file, and worker threads take whole files in
- * order, feed their chunks to libfsverity's Merkle tree builder and pass
+ * order, build their Merkle trees from the chunks (merkle_tree.c) and pass
  * the digest on. Memory is the chunk pool, whatever the file sizes.
  *
  * Small files, most of a package by count, are packed whole into one
@@ -20,12 +20,12 @@
  */
 #include "payload_digests.h"
 #include "file_msg.h"
-#include "merkle_mem.h"
+#include "merkle_tree.h"
 
 #include <errno.h>
-#include <libfsverity.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,7 +58,6 @@ struct file_job {
 	struct chunk *head, *tail;	/* queued, not yet consumed */
 	/* owned by the worker that hashes it: */
 	struct chunk *cur;
-	size_t cur_off;
 	struct pipeline *p;
 	/* A batch (nfiles > 0): whole files side by side in the one chunk. */
 	int nfiles;
@@ -107,76 +106,54 @@ static void free_chunk_locked(struct pipeline *p, struct chunk *c)
 	pthread_cond_signal(&p->chunk_freed);
 }
 
-/* libfsverity's read callback: copy the next @count bytes of the job. */
-static int job_read(void *opaque, void *buf, size_t count)
+/*
+ * Hash a streamed file's chunks as the reader queues them, returning each
+ * to the pool once hashed. 0, -EIO when the run failed meanwhile, or
+ * -ENOMEM when OpenSSL did.
+ */
+static int hash_stream(struct pipeline *p, struct merkle_tree *t,
+		       struct file_job *job,
+		       uint8_t digest[VERITY_MAX_DIGEST_SIZE])
 {
-	struct file_job *job = opaque;
-	struct pipeline *p = job->p;
-	uint8_t *out = buf;
+	uint64_t done = 0;
 
-	while (count) {
-		size_t n;
-
-		if (!job->cur || job->cur_off == job->cur->len) {
-			pthread_mutex_lock(&p->lock);
-			if (job->cur)
-				free_chunk_locked(p, job->cur);
-			job->cur = NULL;
-			while (!job->head && !p->failed)
-				pthread_cond_wait(&p->data_ready, &p->lock);
-			if (p->failed) {
-				pthread_mutex_unlock(&p->lock);
-				return -EIO;
-			}
-			job->cur = job->head;
-			job->head = job->cur->next;
-			if (!job->head)
-				job->tail = NULL;
-			job->cur_off = 0;
+	merkle_tree_start(t);
+	while (done < job->size) {
+		pthread_mutex_lock(&p->lock);
+		if (job->cur)
+			free_chunk_locked(p, job->cur);
+		job->cur = NULL;
+		while (!job->head && !p->failed)
+			pthread_cond_wait(&p->data_ready, &p->lock);
+		if (p->failed) {
 			pthread_mutex_unlock(&p->lock);
+			return -EIO;
 		}
-		n = job->cur->len - job->cur_off;
-		if (n > count)
-			n = count;
-		memcpy(out, job->cur->data + job->cur_off, n);
-		job->cur_off += n;
-		out += n;
-		count -= n;
+		job->cur = job->head;
+		job->head = job->cur->next;
+		if (!job->head)
+			job->tail = NULL;
+		pthread_mutex_unlock(&p->lock);
+		if (merkle_tree_update(t, job->cur->data, job->cur->len))
+			return -ENOMEM;
+		done += job->cur->len;
 	}
-	return 0;
-}
-
-static int compute_digest(const struct verity_hash_alg *alg, uint64_t size,
-			  void *src, libfsverity_read_fn_t read_fn,
-			  uint8_t digest[VERITY_MAX_DIGEST_SIZE])
-{
-	struct libfsverity_merkle_tree_params params = {
-		.version = 1,
-		.hash_algorithm = alg->id,
-		.file_size = size,
-		.block_size = VERITY_BLOCK_SIZE,
-	};
-	struct libfsverity_digest *d = NULL;
-	int rc = libfsverity_compute_digest(src, read_fn, &params, &d);
-
-	if (rc == 0) {
-		memcpy(digest, d->digest, d->digest_size);
-		free(d);
-	}
-	return rc;
-}
-
-static int read_nothing(void *src, void *buf, size_t count)
-{
-	(void)src;
-	(void)buf;
-	return count ? -EIO : 0;
+	return merkle_tree_final(t, digest) ? -ENOMEM : 0;
 }
 
 int empty_file_digest(const struct verity_hash_alg *alg,
 		      uint8_t digest[VERITY_MAX_DIGEST_SIZE])
 {
-	return compute_digest(alg, 0, NULL, read_nothing, digest);
+	struct merkle_tree *t = malloc(sizeof(*t));
+	int rc = t && merkle_tree_init(t, alg) == 0 ? 0 : -1;
+
+	if (rc == 0) {
+		merkle_tree_start(t);
+		rc = merkle_tree_final(t, digest);
+		merkle_tree_free(t);
+	}
+	free(t);
+	return rc;
 }
 
 /* Let go of @job; the last holder returns its chunks and frees it. */
@@ -211,7 +188,7 @@ static int hand_on(struct pipeline *p, int index, int rc,
 }
 
 /* A batch's files are all in memory: no lock until the last is done. */
-static int hash_batch(struct pipeline *p, struct merkle_hasher *h,
+static int hash_batch(struct pipeline *p, struct merkle_tree *t,
 		      struct file_job *job, char **err)
 {
 	int rc = 0;
@@ -220,8 +197,8 @@ static int hash_batch(struct pipeline *p, struct merkle_hasher *h,
 		uint8_t digest[VERITY_MAX_DIGEST_SIZE];
 
 		rc = p->failed ? -ECANCELED :
-		     merkle_mem_digest(h, job->head->data + job->batch[i].off,
-				       job->batch[i].len, digest) ? -ENOMEM : 0;
+		     merkle_tree_digest(t, job->head->data + job->batch[i].off,
+					job->batch[i].len, digest) ? -ENOMEM : 0;
 		rc = hand_on(p, job->batch[i].index, rc, digest, err);
 	}
 	return rc;
@@ -230,9 +207,10 @@ static int hash_batch(struct pipeline *p, struct merkle_hasher *h,
 static void *worker_main(void *arg)
 {
 	struct pipeline *p = arg;
-	struct merkle_hasher h;
+	struct merkle_tree *t = malloc(sizeof(*t));
 
-	if (merkle_hasher_init(&h, p->alg) != 0) {
+	if (!t || merkle_tree_init(t, p->alg) != 0) {
+		free(t);
 		pthread_mutex_lock(&p->lock);
 		fail_locked(p, rstrscat(NULL, p->pkg->path,
 					": cannot set up hashing", NULL));
@@ -259,11 +237,10 @@ static void *worker_main(void *arg)
 			break;
 
 		if (job->nfiles) {
-			rc = hash_batch(p, &h, job, &err);
+			rc = hash_batch(p, t, job, &err);
 		} else {
 			rc = p->failed ? -ECANCELED :
-			     compute_digest(p->alg, job->size, job, job_read,
-					    digest);
+			     hash_stream(p, t, job, digest);
 			rc = hand_on(p, job->index, rc, digest, &err);
 		}
 		pthread_mutex_lock(&p->lock);
@@ -272,7 +249,8 @@ static void *worker_main(void *arg)
 		job_put_locked(p, job);
 		pthread_mutex_unlock(&p->lock);
 	}
-	merkle_hasher_free(&h);
+	merkle_tree_free(t);
+	free(t);
 	return NULL;
 }
 
@@ -588,6 +566,94 @@ static void pool_put(struct pipeline *p)
 	pthread_mutex_unlock(&stash_lock);
 }
 
+/*
+ * The worker threads, started once and kept for the next package: a run
+ * over hundreds of small packages spent a tenth of its time creating and
+ * tearing down threads. One pipeline has the crew at a time; a second
+ * caller at the same moment starts threads of its own.
+ */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t go, done;
+	int size;		/* threads started */
+	int busy;		/* a pipeline has the crew */
+	struct pipeline *p;	/* the current one... */
+	int want, finished;	/* ...for its first @want threads */
+	unsigned long gen;
+} crew = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.go = PTHREAD_COND_INITIALIZER,
+	.done = PTHREAD_COND_INITIALIZER,
+};
+
+static void *crew_main(void *arg)
+{
+	int id = (int)(intptr_t)arg;
+	unsigned long seen = 0;
+
+	pthread_mutex_lock(&crew.lock);
+	for (;;) {
+		struct pipeline *p;
+
+		while (crew.gen == seen)
+			pthread_cond_wait(&crew.go, &crew.lock);
+		seen = crew.gen;
+		if (id >= crew.want)
+			continue;
+		p = crew.p;
+		pthread_mutex_unlock(&crew.lock);
+		worker_main(p);
+		pthread_mutex_lock(&crew.lock);
+		if (++crew.finished == crew.want)
+			pthread_cond_signal(&crew.done);
+	}
+	return NULL;
+}
+
+/* Hand @p to @workers threads of the crew; how many took it (0: busy). */
+static int crew_start(struct pipeline *p, int workers)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&crew.lock);
+	if (!crew.busy) {
+		pthread_attr_t attr;
+
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		while (crew.size < workers) {
+			pthread_t t;
+
+			if (pthread_create(&t, &attr, crew_main,
+					   (void *)(intptr_t)crew.size))
+				break;
+			crew.size++;
+		}
+		pthread_attr_destroy(&attr);
+		n = crew.size < workers ? crew.size : workers;
+	}
+	if (n > 0) {
+		crew.busy = 1;
+		crew.p = p;
+		crew.want = n;
+		crew.finished = 0;
+		crew.gen++;
+		pthread_cond_broadcast(&crew.go);
+	}
+	pthread_mutex_unlock(&crew.lock);
+	return n;
+}
+
+static void crew_wait(void)
+{
+	pthread_mutex_lock(&crew.lock);
+	while (crew.finished < crew.want)
+		pthread_cond_wait(&crew.done, &crew.lock);
+	crew.busy = 0;
+	crew.p = NULL;
+	pthread_mutex_unlock(&crew.lock);
+}
+
 int payload_digests(const struct package *pkg, rpmfiles files,
 		    const struct verity_hash_alg *alg, int workers,
 		    file_digest_fn fn, void *ctx, char **err)
@@ -598,7 +664,7 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 	int nchunks = 4 * workers + 8;
 	pthread_t *threads;
 	FD_t payload;
-	int started = 0;
+	int started = 0, with_crew;
 
 	if (nchunks > MAX_CHUNKS)
 		nchunks = MAX_CHUNKS;
@@ -618,10 +684,11 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 	pthread_cond_init(&p.job_queued, NULL);
 	pthread_cond_init(&p.data_ready, NULL);
 
-	for (; started < workers; started++)
-		if (pthread_create(&threads[started], NULL, worker_main, &p))
-			break;
-	if (started == 0) {
+	if ((with_crew = crew_start(&p, workers)) == 0)
+		for (; started < workers; started++)
+			if (pthread_create(&threads[started], NULL, worker_main, &p))
+				break;
+	if (started == 0 && with_crew == 0) {
 		p.failed = 1;
 		p.err = rstrscat(NULL, pkg->path, ": cannot start threads", NULL);
 	} else {
@@ -632,6 +699,8 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 	p.reading_done = 1;
 	pthread_cond_broadcast(&p.job_queued);
 	pthread_mutex_unlock(&p.lock);
+	if (with_crew)
+		crew_wait();
 	for (int i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 
