@@ -49,13 +49,23 @@ static int hash(struct merkle_tree *t, const uint8_t *in, size_t len,
 	       EVP_DigestFinal_ex(t->ctx, out, NULL) == 1 ? 0 : -1;
 }
 
-/* Append the hash of a block to level @i, carrying full blocks upward. */
-static int add_block(struct merkle_tree *t, int i, const uint8_t *block)
+/*
+ * Append to level @i the hash of a block, @len bytes of it at @block and
+ * zeros after them (hashed from a constant: no copy, no clearing), and
+ * carry full blocks upward.
+ */
+static int add_block(struct merkle_tree *t, int i, const uint8_t *block,
+		     size_t len)
 {
+	static const uint8_t zeros[VERITY_BLOCK_SIZE];
 	size_t ds = t->alg->digest_size;
 
 	for (; i < MERKLE_MAX_LEVELS; i++) {
-		if (hash(t, block, VERITY_BLOCK_SIZE, t->level[i] + t->fill[i]))
+		if (EVP_DigestInit_ex2(t->ctx, t->md, NULL) != 1 ||
+		    EVP_DigestUpdate(t->ctx, block, len) != 1 ||
+		    (len < VERITY_BLOCK_SIZE &&
+		     EVP_DigestUpdate(t->ctx, zeros, VERITY_BLOCK_SIZE - len) != 1) ||
+		    EVP_DigestFinal_ex(t->ctx, t->level[i] + t->fill[i], NULL) != 1)
 			return -1;
 		t->fill[i] += ds;
 		t->count[i]++;
@@ -63,6 +73,7 @@ static int add_block(struct merkle_tree *t, int i, const uint8_t *block)
 			return 0;
 		t->fill[i] = 0;		/* full: its hash goes up a level */
 		block = t->level[i];
+		len = VERITY_BLOCK_SIZE;
 	}
 	return -1;
 }
@@ -82,7 +93,7 @@ int merkle_tree_update(struct merkle_tree *t, const uint8_t *data, size_t len)
 		size_t n;
 
 		if (t->part_len == 0 && len >= VERITY_BLOCK_SIZE) {
-			if (add_block(t, 0, data))
+			if (add_block(t, 0, data, VERITY_BLOCK_SIZE))
 				return -1;
 			data += VERITY_BLOCK_SIZE;
 			len -= VERITY_BLOCK_SIZE;
@@ -97,7 +108,7 @@ int merkle_tree_update(struct merkle_tree *t, const uint8_t *data, size_t len)
 		len -= n;
 		if (t->part_len == VERITY_BLOCK_SIZE) {
 			t->part_len = 0;
-			if (add_block(t, 0, t->part))
+			if (add_block(t, 0, t->part, VERITY_BLOCK_SIZE))
 				return -1;
 		}
 	}
@@ -111,9 +122,10 @@ int merkle_tree_final(struct merkle_tree *t,
 	size_t ds = t->alg->digest_size;
 
 	if (t->part_len) {
-		memset(t->part + t->part_len, 0, VERITY_BLOCK_SIZE - t->part_len);
+		size_t len = t->part_len;
+
 		t->part_len = 0;
-		if (add_block(t, 0, t->part))
+		if (add_block(t, 0, t->part, len))
 			return -1;
 	}
 	if (t->size) {
@@ -121,12 +133,12 @@ int merkle_tree_final(struct merkle_tree *t,
 
 		/* Up to the first level with one hash, padding what is pending. */
 		for (i = 0; i < MERKLE_MAX_LEVELS && t->count[i] != 1; i++) {
-			if (!t->fill[i])
+			size_t fill = t->fill[i];
+
+			if (!fill)
 				continue;
-			memset(t->level[i] + t->fill[i], 0,
-			       VERITY_BLOCK_SIZE - t->fill[i]);
 			t->fill[i] = 0;
-			if (add_block(t, i + 1, t->level[i]))
+			if (add_block(t, i + 1, t->level[i], fill))
 				return -1;
 		}
 		if (i == MERKLE_MAX_LEVELS)
@@ -144,8 +156,16 @@ int merkle_tree_final(struct merkle_tree *t,
 int merkle_tree_digest(struct merkle_tree *t, const uint8_t *data,
 		       size_t size, uint8_t digest[VERITY_MAX_DIGEST_SIZE])
 {
+	size_t whole = size - size % VERITY_BLOCK_SIZE;
+
 	merkle_tree_start(t);
-	if (merkle_tree_update(t, data, size))
+	if (merkle_tree_update(t, data, whole))
 		return -1;
+	/* The last block straight from @data, not through @t->part. */
+	if (whole < size) {
+		t->size = size;
+		if (add_block(t, 0, data + whole, size - whole))
+			return -1;
+	}
 	return merkle_tree_final(t, digest);
 }
