@@ -16,8 +16,11 @@
 
 #include "verity_format.h"
 
-/* Enough for 2^64 bytes with the smallest fan-out (SHA-512, 64 a block). */
-#define MERKLE_MAX_LEVELS	9
+/*
+ * Levels of hashes, root included: 2^64 bytes are 2^52 blocks, and with
+ * the smallest fan-out (SHA-512, 64 hashes a block) the root is level 9.
+ */
+#define MERKLE_MAX_LEVELS	10
 
 /*
  * One per thread (an EVP_MD_CTX must not be shared): the digest, and one
