@@ -12,19 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "merkle_tree.h"
 
 #define PATTERN	(1024 * 1024 + 7)	/* content repeats with this period */
 
-static int failures;
 static uint8_t *pattern;
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		failures++; \
-	} \
-} while (0)
 
 static int read_pattern(void *opaque, void *buf, size_t count)
 {
@@ -54,12 +47,9 @@ static void reference(const struct verity_hash_alg *alg, uint64_t size,
 	struct libfsverity_digest *d = NULL;
 	uint64_t pos = 0;
 
-	if (libfsverity_compute_digest(&pos, read_pattern, &params, &d) != 0) {
-		fprintf(stderr, "libfsverity failed at %llu bytes\n",
-			(unsigned long long)size);
-		failures++;
+	CHECK(libfsverity_compute_digest(&pos, read_pattern, &params, &d) == 0);
+	if (!d)
 		return;
-	}
 	memcpy(out, d->digest, d->digest_size);
 	free(d);
 }
@@ -88,11 +78,10 @@ static int pieces(struct merkle_tree *t, uint64_t size, size_t piece,
 static void compare(const struct verity_hash_alg *alg, const char *how,
 		    uint64_t size, const uint8_t *want, const uint8_t *got)
 {
-	if (memcmp(want, got, alg->digest_size) != 0) {
-		fprintf(stderr, "%s, %s: digest differs at %llu bytes\n",
+	CHECK(memcmp(want, got, alg->digest_size) == 0);
+	if (memcmp(want, got, alg->digest_size) != 0)
+		fprintf(stderr, "  %s, %s: digest differs at %llu bytes\n",
 			alg->name, how, (unsigned long long)size);
-		failures++;
-	}
 }
 
 int main(void)
@@ -137,7 +126,5 @@ int main(void)
 	}
 	free(pattern);
 	free(t);
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	return failures ? 1 : 0;
+	return check_report();
 }
