@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The IMA sigv3 value and its hex form; see ima_sig.h. */
 #include "ima_sig.h"
+#include "hex.h"
 
 #include <string.h>
 
@@ -107,42 +108,11 @@ size_t ima_file_id(uint8_t hash_algo, const uint8_t *digest,
 	return 2 + n;
 }
 
-void ima_hex_encode(const uint8_t *buf, size_t len, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < len; i++) {
-		out[2 * i] = digits[buf[i] >> 4];
-		out[2 * i + 1] = digits[buf[i] & 15];
-	}
-	out[2 * len] = '\0';
-}
-
-static int nibble(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 ssize_t ima_hex_decode(const char *hex, uint8_t *out, size_t cap)
 {
-	size_t n = 0;
+	ssize_t n = hex_decode(hex, out, cap, 1);
 
-	for (; hex[0]; hex += 2) {
-		int hi = nibble(hex[0]), lo = hi < 0 ? -1 : nibble(hex[1]);
-
-		if (hi < 0 || lo < 0)
-			return IMA_SIG_EHEX;	/* also an odd length */
-		if (n == cap)
-			return IMA_SIG_ESIZE;
-		out[n++] = (uint8_t)(hi << 4 | lo);
-	}
-	return (ssize_t)n;
+	return n == HEX_EBAD ? IMA_SIG_EHEX : n == HEX_ELONG ? IMA_SIG_ESIZE : n;
 }
 
 int ima_sig_parse_hex(const char *hex, uint8_t buf[IMA_VALUE_MAX],

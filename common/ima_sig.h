@@ -93,12 +93,11 @@ size_t ima_file_id(uint8_t hash_algo, const uint8_t *digest,
 		   uint8_t out[IMA_FILE_ID_MAX]);
 
 /*
- * rpm stores each value as a hex string (lowercase, as rpmhex writes it).
- * ima_hex_encode writes 2 * len characters and a NUL; ima_hex_decode takes
- * either case, returns the byte count, or IMA_SIG_EHEX, or IMA_SIG_ESIZE
- * if it does not fit in @cap.
+ * rpm stores each value as a hex string (lowercase, as rpmhex writes it;
+ * hex_encode in hex.h). ima_hex_decode is hex_decode taking either case,
+ * with this file's errors: the byte count, or IMA_SIG_EHEX, or
+ * IMA_SIG_ESIZE if it does not fit in @cap.
  */
-void ima_hex_encode(const uint8_t *buf, size_t len, char *out);
 ssize_t ima_hex_decode(const char *hex, uint8_t *out, size_t cap);
 
 /*

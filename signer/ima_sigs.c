@@ -15,6 +15,7 @@
 #include <openssl/x509v3.h>
 #include <rpm/rpmstring.h>
 
+#include "hex.h"
 #include "ima_sig.h"
 
 int ima_keyid_of_cert(X509 *cert, const char *certpath, uint32_t *keyid,
@@ -135,7 +136,7 @@ char *ima_sign_hex(const struct signing_key *key, uint32_t keyid,
 	ERR_clear_error();
 	if (!len || !(hex = malloc(2 * len + 1)))
 		return NULL;
-	ima_hex_encode(value, len, hex);
+	hex_encode(value, len, hex);
 	return hex;
 }
 

@@ -120,29 +120,6 @@ int line_next(struct line_reader *r, char **err)
 	return 1;
 }
 
-static int hexdigit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-int parse_hex(const char *s, uint8_t *out, size_t len)
-{
-	if (strlen(s) != 2 * len)
-		return -1;
-	for (size_t i = 0; i < len; i++) {
-		int hi = hexdigit(s[2 * i]), lo = hexdigit(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
-}
-
 int parse_count(const char *s, uint64_t max, uint64_t *out)
 {
 	uint64_t v = 0;
@@ -158,15 +135,4 @@ int parse_count(const char *s, uint64_t max, uint64_t *out)
 	}
 	*out = v;
 	return 0;
-}
-
-void format_hex(const uint8_t *in, size_t len, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < len; i++) {
-		out[2 * i] = digits[in[i] >> 4];
-		out[2 * i + 1] = digits[in[i] & 15];
-	}
-	out[2 * len] = '\0';
 }

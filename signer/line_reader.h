@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hex.h"
+
 #define LINE_MAX_FIELDS	8
 
 struct line_reader {
@@ -40,12 +42,18 @@ char *line_error(const struct line_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Exactly @len bytes of lowercase hex in @s; 0 or -1. */
-int parse_hex(const char *s, uint8_t *out, size_t len);
+static inline int parse_hex(const char *s, uint8_t *out, size_t len)
+{
+	return hex_decode(s, out, len, 0) == (ssize_t)len ? 0 : -1;
+}
 
 /* A decimal number without sign or leading zeros, at most @max; 0 or -1. */
 int parse_count(const char *s, uint64_t max, uint64_t *out);
 
 /* Lowercase hex of @len bytes into @out (2 * @len + 1 bytes). */
-void format_hex(const uint8_t *in, size_t len, char *out);
+static inline void format_hex(const uint8_t *in, size_t len, char *out)
+{
+	hex_encode(in, len, out);
+}
 
 #endif

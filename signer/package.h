@@ -71,4 +71,8 @@ uint8_t *package_sighdr_bytes(const struct package *pkg, Header sigh,
  */
 int package_check_payload(const struct package *pkg, char **err);
 
+/* The same, given the main header's SHA-256 (@header_sha256) already. */
+int package_check_digests(const struct package *pkg,
+			  const uint8_t *header_sha256, char **err);
+
 #endif

@@ -6,6 +6,7 @@
  * anything is signed (rpm would refuse to install it anyway).
  */
 #include "package.h"
+#include "hex.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -22,7 +23,8 @@ static char *digest_range(const struct package *pkg, int algo, off_t off,
 			  off_t end, char **err)
 {
 	DIGEST_CTX ctx = rpmDigestInit(algo, RPMDIGEST_NONE);
-	size_t bufsize = 1 << 20;
+	/* under malloc's mmap threshold: no fresh pages to fault in per call */
+	size_t bufsize = 64 * 1024;
 	uint8_t *buf = malloc(bufsize);
 	char *hex = NULL;
 
@@ -55,9 +57,11 @@ out:
 
 /*
  * The main header against the signature header's SHA-256 (or, in older
- * packages, SHA-1) of it. A package without either passes.
+ * packages, SHA-1) of it; @sha256, when given, is that SHA-256 already
+ * computed. A package without either passes.
  */
-static int check_header_digest(const struct package *pkg, char **err)
+static int check_header_digest(const struct package *pkg,
+			       const uint8_t *sha256, char **err)
 {
 	const char *want = headerGetString(pkg->sigh, RPMSIGTAG_SHA256);
 	int algo = PGPHASHALGO_SHA256;
@@ -70,7 +74,16 @@ static int check_header_digest(const struct package *pkg, char **err)
 	}
 	if (!want)
 		return 0;
-	got = digest_range(pkg, algo, pkg->header_start, pkg->payload_start, err);
+	if (algo == PGPHASHALGO_SHA256 && sha256) {
+		got = malloc(2 * 32 + 1);
+		if (got)
+			hex_encode(sha256, 32, got);
+		else
+			rasprintf(err, "%s: out of memory", pkg->path);
+	} else {
+		got = digest_range(pkg, algo, pkg->header_start,
+				   pkg->payload_start, err);
+	}
 	if (!got)
 		return -1;
 	if (strcmp(got, want) != 0)
@@ -84,13 +97,19 @@ static int check_header_digest(const struct package *pkg, char **err)
 
 int package_check_payload(const struct package *pkg, char **err)
 {
+	return package_check_digests(pkg, NULL, err);
+}
+
+int package_check_digests(const struct package *pkg,
+			  const uint8_t *header_sha256, char **err)
+{
 	const char *want = headerGetString(pkg->h, RPMTAG_PAYLOADDIGEST);
 	struct rpmtd_s td;
 	const uint32_t *algo;
 	char *got;
 	int rc = -1;
 
-	if (check_header_digest(pkg, err) != 0)
+	if (check_header_digest(pkg, header_sha256, err) != 0)
 		return -1;
 	if (!want)
 		return 0;

@@ -13,6 +13,8 @@
 #include "sig_verifier.h"
 #include "signing_key.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <openssl/err.h>
 #include <rpm/rpmstring.h>
@@ -145,24 +147,63 @@ int sig_verifier_check(struct sig_verifier *v,
 	return rc;
 }
 
+/*
+ * verify_signature() runs on the digest workers of verify and inject, once
+ * per file, always with the same certificate: each thread keeps its
+ * verifier (whose key contexts must not be shared) for as long as the
+ * certificate stays the same, and frees it when the thread ends. The
+ * verifier holds a reference on its certificate, so a certificate at the
+ * same address is the same certificate.
+ */
+static pthread_key_t thread_verifier_key;
+static pthread_once_t thread_verifier_once = PTHREAD_ONCE_INIT;
+static _Thread_local struct sig_verifier *thread_verifier;
+
+static void thread_verifier_free(void *v)
+{
+	sig_verifier_free(v);
+}
+
+static void thread_verifier_init(void)
+{
+	if (pthread_key_create(&thread_verifier_key, thread_verifier_free))
+		abort();
+}
+
+static struct sig_verifier *verifier_for(X509 *cert)
+{
+	struct sig_verifier *v = thread_verifier;
+
+	if (v && v->cert == cert)
+		return v;
+	pthread_once(&thread_verifier_once, thread_verifier_init);
+	v = sig_verifier_new(cert);
+	if (!v)
+		return NULL;
+	sig_verifier_free(thread_verifier);
+	thread_verifier = v;
+	pthread_setspecific(thread_verifier_key, v);
+	return v;
+}
+
 int verify_signature(X509 *cert, const struct verity_hash_alg *alg,
 		     const uint8_t *digest, const uint8_t *der, size_t len,
 		     char **why)
 {
 	struct verity_sig_parts parts;
 	struct sig_verifier *v;
-	int rc = -1;
 
 	if (!verity_sig_parts(der, len, &parts)) {
 		rasprintf(why, "signature is not a DER PKCS#7 SignedData");
 		return -1;
 	}
-	if (!(v = sig_verifier_new(cert)))
+	if (!(v = verifier_for(cert))) {
 		rasprintf(why, "out of memory");
-	else if (!sig_verifier_signed_by(v, &parts, der, len))
+		return -1;
+	}
+	if (!sig_verifier_signed_by(v, &parts, der, len)) {
 		rasprintf(why, "signed by a key other than the certificate's");
-	else
-		rc = sig_verifier_check(v, &parts, der, len, alg, digest, why);
-	sig_verifier_free(v);
-	return rc;
+		return -1;
+	}
+	return sig_verifier_check(v, &parts, der, len, alg, digest, why);
 }

@@ -7,6 +7,7 @@
  */
 #include "signing_key.h"
 #include "pkcs11_key.h"
+#include "sign_template.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -204,6 +205,7 @@ int signing_key_load(struct signing_key *key, const char *keypath,
 	/* One signature now: proves the pair works before any package is read. */
 	if (check_pair(key, certpath, err))
 		goto fail;
+	key->tmpl = sign_template_new(key);
 	ERR_clear_error();
 	return 0;
 fail:
@@ -214,6 +216,7 @@ fail:
 
 void signing_key_free(struct signing_key *key)
 {
+	sign_template_free(key->tmpl);
 	if (key->token)
 		pkcs11_key_free(key->token);	/* owns pkey */
 	else
@@ -238,9 +241,9 @@ const char *signing_key_type(const struct signing_key *key, char *buf,
 	return buf;
 }
 
-int signing_key_sign(const struct signing_key *key,
-		     const struct verity_hash_alg *alg, const uint8_t *digest,
-		     uint8_t **der)
+static int pkcs7_sign_digest(const struct signing_key *key,
+			     const struct verity_hash_alg *alg,
+			     const uint8_t *digest, uint8_t **der)
 {
 	uint8_t formatted[VERITY_FORMATTED_DIGEST_MAX];
 	size_t flen = verity_format_digest(alg, digest, formatted);
@@ -273,6 +276,18 @@ out:
 	PKCS7_free(p7);
 	BIO_free(in);
 	return len;
+}
+
+int signing_key_sign(const struct signing_key *key,
+		     const struct verity_hash_alg *alg, const uint8_t *digest,
+		     uint8_t **der)
+{
+	int len;
+
+	if (key->tmpl && (len = sign_template_sign(key->tmpl, alg, digest,
+						   der)) > 0)
+		return len;
+	return pkcs7_sign_digest(key, alg, digest, der);
 }
 
 /* Whether @alg names a digest the kernel verifies PKCS#7 signatures with. */

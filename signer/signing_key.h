@@ -17,6 +17,7 @@
 #include "verity_format.h"
 
 struct pkcs11_key;
+struct sign_template;
 
 struct signing_key {
 	EVP_PKEY *pkey;		/* NULL when only verifying */
@@ -24,6 +25,7 @@ struct signing_key {
 	char *name;		/* the file, or the URI without its PIN */
 	struct pkcs11_key *token;	/* set when the key is in a token */
 	pthread_mutex_t *lock;	/* token sessions are signed through one at a time */
+	struct sign_template *tmpl;	/* RSA in memory: the fast way (sign_template.h) */
 };
 
 /* Load a PEM or DER X.509 certificate. */
@@ -69,7 +71,8 @@ int signature_check(PKCS7 *p7, X509 *cert, const struct verity_hash_alg *alg,
 
 /*
  * Check that @der is a valid signature by @cert over @digest.
- * Returns 0, or -1 with the reason in *@why. (In sig_verifier.c.)
+ * Returns 0, or -1 with the reason in *@why. (In sig_verifier.c; each
+ * thread keeps its verifier while the certificate stays the same.)
  */
 int verify_signature(X509 *cert, const struct verity_hash_alg *alg,
 		     const uint8_t *digest, const uint8_t *der, size_t len,

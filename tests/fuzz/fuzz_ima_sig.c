@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "hex.h"
 #include "ima_sig.h"
 
 
@@ -27,7 +28,7 @@ static void check_raw(const uint8_t *data, size_t size)
 		if (ima_sig_write(&s, out, sizeof(out)) != size ||
 		    memcmp(out, copy, size) != 0)
 			FUZZ_FAIL("an accepted value is not written back as it was");
-		ima_hex_encode(copy, size, hex);
+		hex_encode(copy, size, hex);
 		if (ima_sig_parse_hex(hex, again, &t) != IMA_SIG_OK ||
 		    t.keyid != s.keyid || t.sig_size != s.sig_size ||
 		    memcmp(t.sig, s.sig, s.sig_size) != 0)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "hex.h"
 #include "ima_sig.h"
 
 /* A value laid out by hand from struct signature_v2_hdr. */
@@ -94,7 +95,7 @@ static void test_hex(void)
 	char hex[2 * sizeof(sample) + 1];
 	struct ima_sig s;
 
-	ima_hex_encode(sample, sizeof(sample), hex);
+	hex_encode(sample, sizeof(sample), hex);
 	CHECK(strcmp(hex, "060304deadbeef000411223344") == 0);
 	CHECK(ima_hex_decode(hex, buf, sizeof(buf)) == (ssize_t)sizeof(sample));
 	CHECK(memcmp(buf, sample, sizeof(sample)) == 0);
