@@ -151,7 +151,7 @@ static int verify_package(const char *path, X509 *cert, X509 *imacert,
 	job.problems = rcalloc((size_t)count, sizeof(*job.problems));
 	job.have = rcalloc((size_t)count, 1);
 	job.digests = rcalloc((size_t)count, VERITY_MAX_DIGEST_SIZE);
-	if (package_check_payload(&pkg, &err) != 0 ||
+	if (package_check_header(&pkg, NULL, &err) != 0 ||
 	    payload_digests(&pkg, job.files, job.alg, jobs, verify_file, &job,
 			    &err) != 0)
 		goto out;

@@ -156,11 +156,11 @@ int file_digests_compute(const struct package *pkg, rpmfiles files,
 	if (!s.from_payload)
 		rasprintf(err, "%s: out of memory", pkg->path);
 	else if (package_binding_digest(pkg, out->binding, err) == 0 &&
-		 package_check_digests(pkg, out->binding, err) == 0 &&
-		 (count == 0 ||
-		  (payload_digests(pkg, files, alg, jobs, payload_file, &s,
-				   err) == 0 &&
-		   complete_entries(pkg, files, &s, err) == 0)))
+		 package_check_header(pkg, out->binding, err) == 0 &&
+		 (count == 0 ? package_check_payload(pkg, err) == 0 :
+		  payload_digests(pkg, files, alg, jobs, payload_file, &s,
+				  err) == 0 &&
+		  complete_entries(pkg, files, &s, err) == 0))
 		rc = 0;
 	free(s.from_payload);
 	if (rc)

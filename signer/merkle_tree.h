@@ -10,6 +10,7 @@
 #ifndef RPMVERITY_MERKLE_TREE_H
 #define RPMVERITY_MERKLE_TREE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <openssl/evp.h>
@@ -30,6 +31,9 @@ struct merkle_tree {
 	const struct verity_hash_alg *alg;
 	EVP_MD *md;
 	EVP_MD_CTX *ctx;
+	bool pairs;		/* SHA-256 two at a time (sha256_pair.h) */
+	uint8_t *scratch;	/* merkle_tree_digest_many's */
+	size_t scratch_size;
 	uint64_t size;
 	size_t part_len;			/* bytes in @part */
 	uint8_t part[VERITY_BLOCK_SIZE];	/* a data block not yet whole */
@@ -55,5 +59,15 @@ int merkle_tree_final(struct merkle_tree *t,
 /* The three at once, for content that is all in memory. */
 int merkle_tree_digest(struct merkle_tree *t, const uint8_t *data,
 		       size_t size, uint8_t digest[VERITY_MAX_DIGEST_SIZE]);
+
+/*
+ * The digests of @n files all in memory, file i being @size[i] bytes at
+ * @data[i]: what merkle_tree_digest gives each, but with the blocks of
+ * different files hashed side by side, which is what lets small files
+ * (one or a few blocks each) use sha256_pair. 0, or -1 as above.
+ */
+int merkle_tree_digest_many(struct merkle_tree *t, size_t n,
+			    const uint8_t *const data[], const size_t size[],
+			    uint8_t digest[][VERITY_MAX_DIGEST_SIZE]);
 
 #endif

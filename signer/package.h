@@ -66,13 +66,32 @@ uint8_t *package_sighdr_bytes(const struct package *pkg, Header sigh,
  * Check the main header against the signature header's digest of it
  * (RPMSIGTAG_SHA256, else RPMSIGTAG_SHA1), and the compressed payload
  * against the digest the main header carries (RPMTAG_PAYLOADDIGEST), so a
- * corrupted package is refused before any signature is made for it.
- * Packages without those tags pass.
+ * corrupted package is refused before it is written or any signature it
+ * gets leaves the process. Packages without those tags pass.
+ * @header_sha256 is the main header's SHA-256 when the caller has it.
  */
-int package_check_payload(const struct package *pkg, char **err);
-
-/* The same, given the main header's SHA-256 (@header_sha256) already. */
 int package_check_digests(const struct package *pkg,
 			  const uint8_t *header_sha256, char **err);
+
+/* The two checks apart. */
+int package_check_header(const struct package *pkg,
+			 const uint8_t *header_sha256, char **err);
+int package_check_payload(const struct package *pkg, char **err);
+
+/*
+ * The payload check in two steps, so that payload_digests() can run the
+ * second on a worker while it decompresses: what the main header records
+ * (rpm's algorithm number and the hex digest; none when @hex is NULL),
+ * read on the thread that owns the header; then the payload against it,
+ * which reads only the file and may run on any thread. Free @hex.
+ */
+struct payload_expect {
+	int algo;
+	char *hex;
+};
+int package_payload_expect(const struct package *pkg,
+			   struct payload_expect *e, char **err);
+int package_payload_verify(const struct package *pkg,
+			   const struct payload_expect *e, char **err);
 
 #endif

@@ -60,8 +60,8 @@ out:
  * packages, SHA-1) of it; @sha256, when given, is that SHA-256 already
  * computed. A package without either passes.
  */
-static int check_header_digest(const struct package *pkg,
-			       const uint8_t *sha256, char **err)
+int package_check_header(const struct package *pkg, const uint8_t *sha256,
+			 char **err)
 {
 	const char *want = headerGetString(pkg->sigh, RPMSIGTAG_SHA256);
 	int algo = PGPHASHALGO_SHA256;
@@ -95,39 +95,63 @@ static int check_header_digest(const struct package *pkg,
 	return rc;
 }
 
-int package_check_payload(const struct package *pkg, char **err)
-{
-	return package_check_digests(pkg, NULL, err);
-}
-
 int package_check_digests(const struct package *pkg,
 			  const uint8_t *header_sha256, char **err)
+{
+	return package_check_header(pkg, header_sha256, err) ||
+	       package_check_payload(pkg, err) ? -1 : 0;
+}
+
+int package_payload_expect(const struct package *pkg,
+			   struct payload_expect *e, char **err)
 {
 	const char *want = headerGetString(pkg->h, RPMTAG_PAYLOADDIGEST);
 	struct rpmtd_s td;
 	const uint32_t *algo;
+
+	memset(e, 0, sizeof(*e));
+	if (!want || !headerGet(pkg->h, RPMTAG_PAYLOADDIGESTALGO, &td,
+				HEADERGET_MINMEM))
+		return 0;
+	algo = rpmtdGetUint32(&td);
+	if (algo && *algo > 0 && *algo <= INT32_MAX) {
+		e->algo = (int)*algo;
+		e->hex = strdup(want);
+	}
+	rpmtdFreeData(&td);
+	if (!e->hex) {
+		rasprintf(err, "%s: cannot check payload digest", pkg->path);
+		return -1;
+	}
+	return 0;
+}
+
+int package_payload_verify(const struct package *pkg,
+			   const struct payload_expect *e, char **err)
+{
 	char *got;
 	int rc = -1;
 
-	if (check_header_digest(pkg, header_sha256, err) != 0)
-		return -1;
-	if (!want)
+	if (!e->hex)
 		return 0;
-	if (!headerGet(pkg->h, RPMTAG_PAYLOADDIGESTALGO, &td, HEADERGET_MINMEM))
-		return 0;
-	algo = rpmtdGetUint32(&td);
-	got = algo ? digest_range(pkg, (int)*algo, pkg->payload_start, pkg->size, err)
-		   : NULL;
-	if (!algo)
-		rasprintf(err, "%s: cannot check payload digest", pkg->path);
-	rpmtdFreeData(&td);
+	got = digest_range(pkg, e->algo, pkg->payload_start, pkg->size, err);
 	if (!got)
 		return -1;
-	if (strcmp(got, want) != 0)
+	if (strcmp(got, e->hex) != 0)
 		rasprintf(err, "%s: corrupted package (payload digest mismatch)",
 			  pkg->path);
 	else
 		rc = 0;
 	free(got);
+	return rc;
+}
+
+int package_check_payload(const struct package *pkg, char **err)
+{
+	struct payload_expect e;
+	int rc = package_payload_expect(pkg, &e, err) ||
+		 package_payload_verify(pkg, &e, err) ? -1 : 0;
+
+	free(e.hex);
 	return rc;
 }

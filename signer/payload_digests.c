@@ -78,6 +78,8 @@ struct pipeline {
 	int reading_done;
 	atomic_int failed;		/* set under lock, read anywhere */
 	char *err;			/* first failure */
+	struct payload_expect expect;	/* the payload's digest... */
+	atomic_int checking;		/* ...checked by the first worker */
 
 	const struct package *pkg;
 	rpmfiles files;
@@ -187,27 +189,63 @@ static int hand_on(struct pipeline *p, int index, int rc,
 	return rc;
 }
 
-/* A batch's files are all in memory: no lock until the last is done. */
+/*
+ * A batch's files are all in memory: their digests at once (their blocks
+ * hashed side by side, merkle_tree_digest_many), then handed on, with no
+ * lock until the last is done.
+ */
 static int hash_batch(struct pipeline *p, struct merkle_tree *t,
 		      struct file_job *job, char **err)
 {
-	int rc = 0;
+	uint8_t digest[BATCH_FILES][VERITY_MAX_DIGEST_SIZE];
+	const uint8_t *data[BATCH_FILES];
+	size_t size[BATCH_FILES];
+	int rc;
 
-	for (int i = 0; i < job->nfiles && rc == 0; i++) {
-		uint8_t digest[VERITY_MAX_DIGEST_SIZE];
-
-		rc = p->failed ? -ECANCELED :
-		     merkle_tree_digest(t, job->head->data + job->batch[i].off,
-					job->batch[i].len, digest) ? -ENOMEM : 0;
-		rc = hand_on(p, job->batch[i].index, rc, digest, err);
+	for (int i = 0; i < job->nfiles; i++) {
+		data[i] = job->head->data + job->batch[i].off;
+		size[i] = job->batch[i].len;
 	}
+	rc = p->failed ? -ECANCELED :
+	     merkle_tree_digest_many(t, (size_t)job->nfiles, data, size,
+				     digest) ? -ENOMEM : 0;
+	if (rc)		/* names the batch's first file */
+		return hand_on(p, job->batch[0].index, rc, NULL, err);
+	for (int i = 0; i < job->nfiles && rc == 0; i++)
+		rc = hand_on(p, job->batch[i].index, 0, digest[i], err);
 	return rc;
+}
+
+/*
+ * The compressed payload against the main header's digest of it, on the
+ * first worker while the reader decompresses, so it costs the reader
+ * nothing. A corrupted payload also fails to decompress or gives other
+ * digests, so this verdict explains any other failure: its message
+ * replaces one already set.
+ */
+static void check_payload(struct pipeline *p)
+{
+	char *err = NULL;
+
+	if (atomic_exchange(&p->checking, 1) ||
+	    package_payload_verify(p->pkg, &p->expect, &err) == 0)
+		return;
+	pthread_mutex_lock(&p->lock);
+	if (p->failed) {
+		free(p->err);
+		p->err = err;
+	} else {
+		fail_locked(p, err);
+	}
+	pthread_mutex_unlock(&p->lock);
 }
 
 static void *worker_main(void *arg)
 {
 	struct pipeline *p = arg;
 	struct merkle_tree *t = malloc(sizeof(*t));
+
+	check_payload(p);
 
 	if (!t || merkle_tree_init(t, p->alg) != 0) {
 		free(t);
@@ -668,13 +706,18 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 
 	if (nchunks > MAX_CHUNKS)
 		nchunks = MAX_CHUNKS;
-	payload = package_open_payload(pkg, err);
-	if (!payload)
+	if (package_payload_expect(pkg, &p.expect, err) != 0)
 		return -1;
+	payload = package_open_payload(pkg, err);
+	if (!payload) {
+		free(p.expect.hex);
+		return -1;
+	}
 	threads = calloc((size_t)workers, sizeof(*threads));
 	if (pool_get(&p, nchunks) != 0 || !threads) {
 		pool_put(&p);
 		free(threads);
+		free(p.expect.hex);
 		Fclose(payload);
 		rasprintf(err, "%s: out of memory", pkg->path);
 		return -1;
@@ -718,6 +761,7 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 	pool_put(&p);
 	Fclose(payload);
 	free(threads);
+	free(p.expect.hex);
 	if (p.failed) {
 		*err = p.err ? p.err : rstrscat(NULL, pkg->path,
 						": digest computation failed", NULL);

@@ -25,8 +25,12 @@ typedef int (*file_digest_fn)(void *ctx, int index, const uint8_t *digest,
 
 /*
  * Read @pkg's payload and hand each file's digest to @fn, using @workers
- * threads besides the caller's. Returns 0, or -1 with a message (naming the
- * package and, where it applies, the file) in *@err.
+ * threads besides the caller's, and check the compressed payload against
+ * the main header's digest of it (package_check_payload) meanwhile.
+ * Returns 0, or -1 with a message (naming the package and, where it
+ * applies, the file) in *@err. A failed check fails the call, but @fn may
+ * have had digests of the corrupted package by then: keep what it makes
+ * until this returns 0.
  */
 int payload_digests(const struct package *pkg, rpmfiles files,
 		    const struct verity_hash_alg *alg, int workers,

@@ -4,7 +4,8 @@
  * libfsverity, which the signer used for every file before: the same
  * digest for sizes around each block and level boundary (up to three
  * levels above the data), both algorithms, fed whole and in pieces of
- * sizes that do not line up with blocks.
+ * sizes that do not line up with blocks, and many files at once
+ * (merkle_tree_digest_many) in an odd and an even number.
  */
 #include <errno.h>
 #include <libfsverity.h>
@@ -84,6 +85,31 @@ static void compare(const struct verity_hash_alg *alg, const char *how,
 			alg->name, how, (unsigned long long)size);
 }
 
+/* All sizes up to the pattern's as one batch, then all but the first. */
+static void many(struct merkle_tree *t, const struct verity_hash_alg *alg,
+		 const uint64_t *sizes, size_t nsizes)
+{
+	static uint8_t want[32][VERITY_MAX_DIGEST_SIZE], got[32][VERITY_MAX_DIGEST_SIZE];
+	const uint8_t *data[32];
+	size_t size[32], n = 0;
+
+	for (size_t i = 0; i < nsizes && n < 32; i++) {
+		if (sizes[i] > PATTERN)
+			continue;
+		data[n] = pattern;
+		size[n] = (size_t)sizes[i];
+		reference(alg, sizes[i], want[n]);
+		n++;
+	}
+	for (size_t skip = 0; skip < 2; skip++) {
+		memset(got, 0, sizeof(got));
+		CHECK(merkle_tree_digest_many(t, n - skip, data + skip,
+					      size + skip, got + skip) == 0);
+		for (size_t i = skip; i < n; i++)
+			compare(alg, "many at once", size[i], want[i], got[i]);
+	}
+}
+
 int main(void)
 {
 	static const uint64_t sizes[] = {
@@ -122,6 +148,7 @@ int main(void)
 				compare(alg, "1000-byte pieces", size, want, got);
 			}
 		}
+		many(t, alg, sizes, sizeof(sizes) / sizeof(sizes[0]));
 		merkle_tree_free(t);
 	}
 	free(pattern);
