@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "file_digests.h"
 #include "file_msg.h"
+#include "hex.h"
 #include "ima_sig.h"
 #include "ima_sigs.h"
 #include "ima_tags.h"
@@ -57,7 +58,7 @@ struct target {
 
 static void short_hex(const uint8_t *d, char out[17])
 {
-	format_hex(d, 8, out);
+	hex_encode(d, 8, out);
 }
 
 /* The problem with file @index's IMA signature, or NULL; sets its entry. */

@@ -50,10 +50,4 @@ static inline int parse_hex(const char *s, uint8_t *out, size_t len)
 /* A decimal number without sign or leading zeros, at most @max; 0 or -1. */
 int parse_count(const char *s, uint64_t max, uint64_t *out);
 
-/* Lowercase hex of @len bytes into @out (2 * @len + 1 bytes). */
-static inline void format_hex(const uint8_t *in, size_t len, char *out)
-{
-	hex_encode(in, len, out);
-}
-
 #endif

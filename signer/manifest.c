@@ -12,6 +12,7 @@
  * The end line makes a stream cut short between packages detectable.
  */
 #include "manifest.h"
+#include "hex.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -64,7 +65,7 @@ int manifest_write_package(FILE *out, const struct manifest_format *f,
 {
 	char hex[2 * VERITY_MAX_DIGEST_SIZE + 1];
 
-	format_hex(p->binding, BINDING_SIZE, hex);
+	hex_encode(p->binding, BINDING_SIZE, hex);
 	if (fprintf(out, "package %s %s %u\n", p->nevra, hex, p->count) < 0)
 		return -1;
 	for (uint32_t i = 0; i < p->count; i++) {
@@ -73,7 +74,7 @@ int manifest_write_package(FILE *out, const struct manifest_format *f,
 				return -1;
 			continue;
 		}
-		format_hex(manifest_digest(p, i), p->alg->digest_size, hex);
+		hex_encode(manifest_digest(p, i), p->alg->digest_size, hex);
 		if (fprintf(out, "%s %u %s %s", f->entry, i, p->alg->name, hex) < 0 ||
 		    (f->write_extra && f->write_extra(out, p, i) != 0) ||
 		    putc('\n', out) == EOF)
