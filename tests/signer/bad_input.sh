@@ -61,6 +61,13 @@ for f in truncated-half truncated-payload truncated-lead corrupt-header corrupt-
 		same_state "strip $f.rpm" "$d" "$before") || strip_failed="$strip_failed $f"
 	cp -a "$SCRATCH/keep.rpm" "$d/$f.rpm"
 done
+# The payload check runs beside decompression; its verdict names the cause.
+for cmd in "sign --key $KEY --cert $CERT" digests "verify --cert $CERT"; do
+	# shellcheck disable=SC2086
+	expect_fail "${cmd%% *} corrupt-payload.rpm: the digest check's message" \
+		"corrupt-payload\.rpm.*payload digest mismatch" "$RPMVERITY" $cmd "$d/corrupt-payload.rpm"
+done
+same_state "after the corrupt-payload checks" "$d" "$before"
 expect_fail "sign a source RPM" "plain-src\.rpm.*source|source.*plain-src\.rpm" \
 	"$RPMVERITY" sign --key "$KEY" --cert "$CERT" "$d/plain-src.rpm"
 expect_fail "sign a directory" "dir\.rpm" "$RPMVERITY" sign --key "$KEY" --cert "$CERT" "$d/dir.rpm"
