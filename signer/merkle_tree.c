@@ -274,6 +274,12 @@ static size_t two_level_blocks(const struct merkle_tree *t, size_t size)
 	return blocks * t->alg->digest_size <= VERITY_BLOCK_SIZE ? blocks : 0;
 }
 
+/* A file's share of the scratch: its descriptor, then its level of hashes. */
+static size_t scratch_share(const struct merkle_tree *t, size_t blocks)
+{
+	return DESC_SIZE + (blocks > 1 ? blocks * t->alg->digest_size : 0);
+}
+
 /*
  * In three rounds over all the files, each round's hashes paired across
  * files: the data blocks (into the descriptor's root for a one-block file,
@@ -285,14 +291,12 @@ int merkle_tree_digest_many(struct merkle_tree *t, size_t n,
 			    const uint8_t *const data[], const size_t size[],
 			    uint8_t digest[][VERITY_MAX_DIGEST_SIZE])
 {
-	size_t ds = t->alg->digest_size, need = 0, off;
+	size_t ds = t->alg->digest_size, need = 0, at, blocks;
 	struct pairing q = { .t = t, .total = VERITY_BLOCK_SIZE };
+	uint8_t *desc;
 
-	for (size_t i = 0; i < n; i++) {
-		size_t blocks = two_level_blocks(t, size[i]);
-
-		need += DESC_SIZE + (blocks > 1 ? blocks * ds : 0);
-	}
+	for (size_t i = 0; i < n; i++)
+		need += scratch_share(t, two_level_blocks(t, size[i]));
 	if (need > t->scratch_size) {
 		uint8_t *s = realloc(t->scratch, need);
 
@@ -302,31 +306,28 @@ int merkle_tree_digest_many(struct merkle_tree *t, size_t n,
 		t->scratch_size = need;
 	}
 
-	/* The scratch: per file its descriptor, then its level of hashes. */
-	for (size_t i = 0, at = 0; i < n; i++) {
-		size_t blocks = two_level_blocks(t, size[i]);
-		uint8_t *desc = t->scratch + at;
-		uint8_t *hashes = blocks > 1 ? desc + DESC_SIZE : desc + DESC_ROOT_OFF;
+	at = 0;
+	for (size_t i = 0; i < n; i++, at += scratch_share(t, blocks)) {
+		uint8_t *hashes;
 
-		at += DESC_SIZE + (blocks > 1 ? blocks * ds : 0);
+		blocks = two_level_blocks(t, size[i]);
+		desc = t->scratch + at;
+		hashes = blocks > 1 ? desc + DESC_SIZE : desc + DESC_ROOT_OFF;
 		if (size[i] && !blocks)
 			continue;
 		fill_descriptor(t, desc, size[i]);
-		for (size_t b = 0; b < blocks; b++) {
-			off = b * VERITY_BLOCK_SIZE;
+		for (size_t b = 0, off = 0; b < blocks; b++, off += VERITY_BLOCK_SIZE)
 			pair_hash(&q, data[i] + off,
 				  size[i] - off < VERITY_BLOCK_SIZE ?
 				  size[i] - off : VERITY_BLOCK_SIZE,
 				  hashes + b * ds);
-		}
 	}
 	pair_flush(&q);
 
-	for (size_t i = 0, at = 0; i < n; i++) {
-		size_t blocks = two_level_blocks(t, size[i]);
-		uint8_t *desc = t->scratch + at;
-
-		at += DESC_SIZE + (blocks > 1 ? blocks * ds : 0);
+	at = 0;
+	for (size_t i = 0; i < n; i++, at += scratch_share(t, blocks)) {
+		blocks = two_level_blocks(t, size[i]);
+		desc = t->scratch + at;
 		if (blocks > 1)
 			pair_hash(&q, desc + DESC_SIZE, blocks * ds,
 				  desc + DESC_ROOT_OFF);
@@ -334,11 +335,10 @@ int merkle_tree_digest_many(struct merkle_tree *t, size_t n,
 	pair_flush(&q);
 
 	q.total = DESC_SIZE;
-	for (size_t i = 0, at = 0; i < n; i++) {
-		size_t blocks = two_level_blocks(t, size[i]);
-		uint8_t *desc = t->scratch + at;
-
-		at += DESC_SIZE + (blocks > 1 ? blocks * ds : 0);
+	at = 0;
+	for (size_t i = 0; i < n; i++, at += scratch_share(t, blocks)) {
+		blocks = two_level_blocks(t, size[i]);
+		desc = t->scratch + at;
 		if (size[i] && !blocks)
 			q.rc |= merkle_tree_digest(t, data[i], size[i], digest[i]);
 		else
