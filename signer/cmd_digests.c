@@ -33,7 +33,7 @@ static int digest_package(const char *path, const struct verity_hash_alg *alg,
 		report(err);
 		return -1;
 	}
-	fi = rpmfilesNew(NULL, pkg.h, RPMTAG_BASENAMES, RPMFI_FLAGS_QUERY);
+	fi = rpmfilesNew(NULL, pkg.h, RPMTAG_BASENAMES, PACKAGE_FI_FLAGS);
 	if (file_digests_compute(&pkg, fi, alg, jobs, NULL, &digests, &err) == 0) {
 		if (manifest_write_package(out, &manifest_format, &digests) == 0) {
 			*files += digests.count;

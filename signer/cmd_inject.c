@@ -210,7 +210,7 @@ static int check_target(struct target *t, const struct manifest_package *blocks,
 		return -1;
 	}
 	t->opened = 1;
-	t->files = rpmfilesNew(NULL, t->pkg.h, RPMTAG_BASENAMES, RPMFI_FLAGS_QUERY);
+	t->files = rpmfilesNew(NULL, t->pkg.h, RPMTAG_BASENAMES, PACKAGE_FI_FLAGS);
 	count = (uint32_t)rpmfilesFC(t->files);
 	nevra = headerGetAsString(t->pkg.h, RPMTAG_NEVRA);
 	if (package_binding_digest(&t->pkg, binding, &err) != 0)

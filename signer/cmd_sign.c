@@ -104,7 +104,7 @@ static int sign_package(const char *path, const char *dest,
 		return -1;
 	}
 	job.files = rpmfilesNew(NULL, pkg.h, RPMTAG_BASENAMES,
-				RPMFI_FLAGS_QUERY);
+				PACKAGE_FI_FLAGS);
 	count = (uint32_t)rpmfilesFC(job.files);
 	if (count == 0) {
 		printf("%s: no files, nothing to sign\n", path);

@@ -127,7 +127,7 @@ static int verify_package(const char *path, X509 *cert, X509 *imacert,
 		report(err);
 		return -1;
 	}
-	job.files = rpmfilesNew(NULL, pkg.h, RPMTAG_BASENAMES, RPMFI_FLAGS_QUERY);
+	job.files = rpmfilesNew(NULL, pkg.h, RPMTAG_BASENAMES, PACKAGE_FI_FLAGS);
 	count = rpmfilesFC(job.files);
 	if (!headerGet(pkg.sigh, VERITY_TAG_SIGNATURES, &sigs, HEADERGET_MINMEM)) {
 		rasprintf(&err, "%s: no fs-verity signatures", path);

@@ -21,6 +21,7 @@
 #include "payload_digests.h"
 #include "file_msg.h"
 #include "merkle_tree.h"
+#include "payload_reader.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -28,9 +29,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <rpm/rpmarchive.h>
-#include <rpm/rpmfi.h>
 #include <rpm/rpmstring.h>
 
 #define CHUNK_SIZE	(128 * 1024)
@@ -318,21 +316,6 @@ static struct chunk *take_chunk_locked(struct pipeline *p)
 	return c;
 }
 
-/* Decompress @want bytes of the current file into @buf; the bytes read. */
-static size_t read_content(rpmfi fi, uint8_t *buf, size_t want)
-{
-	size_t got = 0;
-
-	while (got < want) {
-		ssize_t n = rpmfiArchiveRead(fi, buf + got, want - got);
-
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	return got;
-}
-
 /* Queue the batch being filled, if any (the reader's hold passes on). */
 static void flush_batch(struct pipeline *p)
 {
@@ -350,7 +333,8 @@ static void flush_batch(struct pipeline *p)
 }
 
 /* Add a whole file of @size bytes (at most a chunk) to the batch. */
-static int batch_file(struct pipeline *p, rpmfi fi, int index, size_t size)
+static int batch_file(struct pipeline *p, struct payload_reader *r, int index,
+		      size_t size)
 {
 	struct file_job *job = p->batch;
 	struct chunk *c;
@@ -377,7 +361,7 @@ static int batch_file(struct pipeline *p, rpmfi fi, int index, size_t size)
 		p->batch = job;
 	}
 	c = job->head;
-	if (read_content(fi, c->data + c->len, size) < size) {
+	if (payload_reader_read(r, c->data + c->len, size) < size) {
 		pthread_mutex_lock(&p->lock);
 		fail_locked(p, file_msg(p->pkg->path, p->files, index,
 					"payload ends inside the file (truncated or corrupted package)"));
@@ -393,13 +377,14 @@ static int batch_file(struct pipeline *p, rpmfi fi, int index, size_t size)
 }
 
 /* Queue one file's content, chunk by chunk, for the workers. */
-static int feed_file(struct pipeline *p, rpmfi fi, int index, uint64_t size)
+static int feed_file(struct pipeline *p, struct payload_reader *r, int index,
+		     uint64_t size)
 {
 	struct file_job *job;
 	uint64_t left = size;
 
 	if (size <= CHUNK_SIZE)
-		return batch_file(p, fi, index, (size_t)size);
+		return batch_file(p, r, index, (size_t)size);
 	flush_batch(p);
 	job = calloc(1, sizeof(*job));
 	if (!job)
@@ -420,7 +405,7 @@ static int feed_file(struct pipeline *p, rpmfi fi, int index, uint64_t size)
 		pthread_mutex_unlock(&p->lock);
 
 		/* Decompress outside the lock: this is the reader's real work. */
-		c->len = read_content(fi, c->data, want);
+		c->len = payload_reader_read(r, c->data, want);
 
 		pthread_mutex_lock(&p->lock);
 		if (p->failed) {	/* no worker will read it */
@@ -446,115 +431,26 @@ static int feed_file(struct pipeline *p, rpmfi fi, int index, uint64_t size)
 	return 0;
 }
 
-/*
- * librpm maps each cpio entry to a header file by its path and checks that
- * none is missing, but takes a path that comes twice: the package then
- * means two things (rpm refuses to install it) and its file would be
- * signed twice. Each header file gets one entry.
- */
-static int check_once(struct pipeline *p, unsigned char *seen, int index)
-{
-	if (!seen[index]) {
-		seen[index] = 1;
-		return 0;
-	}
-	pthread_mutex_lock(&p->lock);
-	fail_locked(p, file_msg(p->pkg->path, p->files, index,
-				"appears twice in the payload (corrupted or crafted package)"));
-	pthread_mutex_unlock(&p->lock);
-	return -1;
-}
-
-/*
- * librpm reads a symlink's target from the payload into a buffer of the
- * size the header gives, so a header claiming a symlink of gigabytes costs
- * that much memory and time before the payload is even looked at. A
- * symlink's size is its target's length; refuse any other.
- */
-static int check_symlink_sizes(struct pipeline *p)
-{
-	int fc = (int)rpmfilesFC(p->files);
-
-	for (int i = 0; i < fc; i++) {
-		const char *target = rpmfilesFLink(p->files, i);
-		uint64_t size = (uint64_t)rpmfilesFSize(p->files, i);
-		size_t len = target ? strlen(target) : 0;
-
-		if (!S_ISLNK(rpmfilesFMode(p->files, i)) ||
-		    (rpmfilesFFlags(p->files, i) & RPMFILE_GHOST) || size == len)
-			continue;
-		pthread_mutex_lock(&p->lock);
-		fail_locked(p, file_msg(p->pkg->path, p->files, i,
-					"symbolic link of %llu bytes to a target of %zu (corrupted package)",
-					(unsigned long long)size, len));
-		pthread_mutex_unlock(&p->lock);
-		return -1;
-	}
-	return 0;
-}
-
 static void read_payload(struct pipeline *p, FD_t payload)
 {
-	rpmfi fi = rpmfiNewArchiveReader(payload, p->files,
-					 RPMFI_ITER_READ_ARCHIVE);
-	unsigned char *seen = calloc((size_t)rpmfilesFC(p->files) + 1, 1);
-	int rc = 0;
+	struct payload_reader *r;
+	struct payload_entry e;
+	char *err = NULL;
 
-	if (check_symlink_sizes(p) != 0)
-		goto out;
-	if (!fi || !seen) {
-		pthread_mutex_lock(&p->lock);
-		fail_locked(p, rstrscat(NULL, p->pkg->path,
-					fi ? ": out of memory" :
-					": cannot read payload (not a cpio archive)",
-					NULL));
-		pthread_mutex_unlock(&p->lock);
-		goto out;
-	}
-	while ((rc = rpmfiNext(fi)) >= 0 && !p->failed) {
-		uint64_t size = (uint64_t)rpmfiFSize(fi);
-
-		if (check_once(p, seen, rc) != 0)
+	r = payload_reader_new(p->pkg->path, p->pkg->h, p->files, payload, &err);
+	while (r && !p->failed && payload_reader_next(r, &e, &err) > 0) {
+		if (e.size && feed_file(p, r, e.index, e.size) != 0)
+			err = rstrscat(NULL, p->pkg->path, ": out of memory", NULL);
+		if (err)
 			break;
-
-		if (!S_ISREG(rpmfiFMode(fi)) || !rpmfiArchiveHasContent(fi) ||
-		    size == 0)
-			continue;
-		if (feed_file(p, fi, rc, size) != 0) {
-			pthread_mutex_lock(&p->lock);
-			fail_locked(p, rstrscat(NULL, p->pkg->path,
-						": out of memory", NULL));
-			pthread_mutex_unlock(&p->lock);
-		}
 	}
-	if (rc == RPMERR_MISSING_FILE && !p->failed) {
-		/* librpm says only that some file is missing: name it */
-		for (int i = 0; i < (int)rpmfilesFC(p->files); i++) {
-			if (seen[i] || (rpmfilesFFlags(p->files, i) & RPMFILE_GHOST))
-				continue;
-			pthread_mutex_lock(&p->lock);
-			fail_locked(p, file_msg(p->pkg->path, p->files, i,
-						"missing from the payload (corrupted package)"));
-			pthread_mutex_unlock(&p->lock);
-			break;
-		}
-	}
-	if (rc < 0 && rc != RPMERR_ITER_END && !p->failed) {
-		char *why = rpmfileStrerror(rc);
-
+	if (err) {
 		pthread_mutex_lock(&p->lock);
-		fail_locked(p, rstrscat(NULL, p->pkg->path,
-					": cannot read payload: ", why,
-					" (truncated or corrupted package)",
-					NULL));
+		fail_locked(p, err);
 		pthread_mutex_unlock(&p->lock);
-		free(why);
 	}
-out:
 	flush_batch(p);
-	free(seen);
-	rpmfiArchiveClose(fi);
-	rpmfiFree(fi);
+	payload_reader_free(r);
 }
 
 /* Chunks kept between calls, so each package does not fault in new ones. */

@@ -27,6 +27,8 @@ for k in p256:sha512 rsa:sha256 rsa:sha512; do
 	mv "$SCRATCH/none-unsigned.rpm" "$pkg/none-${k%%:*}-${k#*:}.rpm"
 done
 cp "$pkg"/*.rpm "$CORPUS/fuzz_package_fixed/"
+mkdir -p "$CORPUS/fuzz_payload_reader"
+cp "$pkg"/*.rpm "$CORPUS/fuzz_payload_reader/"
 for p in "$pkg"/*.rpm; do
 	"$SEED_HEADER" "$p" "$hdr/$(basename "$p" .rpm).hdr"
 done
