@@ -6,6 +6,7 @@
  * key is needed and nothing secret is written.
  */
 #include <popt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <rpm/rpmfi.h>
@@ -19,35 +20,148 @@
 #include "package.h"
 #include "progress.h"
 
-/* One package's block; 0, or -1 after reporting. */
+/* One package's block, in @out; 0, or -1 with a message in *@err. */
 static int digest_package(const char *path, const struct verity_hash_alg *alg,
-			  int jobs, FILE *out, unsigned long *files)
+			  int jobs, struct manifest_package *out, char **err)
 {
-	struct manifest_package digests;
 	struct package pkg;
 	rpmfiles fi;
-	char *err = NULL;
-	int rc = -1;
+	int rc;
 
-	if (package_open(&pkg, path, &err) != 0) {
-		report(err);
+	if (package_open(&pkg, path, err) != 0)
 		return -1;
-	}
 	fi = rpmfilesNew(NULL, pkg.h, RPMTAG_BASENAMES, PACKAGE_FI_FLAGS);
-	if (file_digests_compute(&pkg, fi, alg, jobs, NULL, &digests, &err) == 0) {
-		if (manifest_write_package(out, &manifest_format, &digests) == 0) {
-			*files += digests.count;
-			rc = 0;
-		} else {
-			rasprintf(&err, "%s: cannot write the manifest", path);
-		}
-		manifest_package_free(&digests);
-	}
-	if (err)
-		report(err);
+	rc = file_digests_compute(&pkg, fi, alg, jobs, NULL, out, err);
 	rpmfilesFree(fi);
 	package_close(&pkg);
 	return rc;
+}
+
+/*
+ * Many packages go through in lanes, one per core: each lane takes the
+ * next package and runs its whole pipeline, so that one package's
+ * decompression, which no pipeline spreads over cores, runs beside
+ * another's. On 200 packages of various sizes, one lane at a time left
+ * digests at 1.4x its floor, nearly all of it decompression waiting on
+ * itself. The blocks are written in the order given, and no lane runs
+ * more than WINDOW packages ahead of the writer.
+ */
+#define WINDOW	16
+
+struct lanes {
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	const char **pkgs;
+	unsigned long npkgs, next, written;
+	int stop;
+	const struct verity_hash_alg *alg;
+	int workers;
+	struct lane_result {
+		int state;	/* 0 not yet, 1 done, -1 failed */
+		struct manifest_package m;
+		char *err;
+	} *res;
+};
+
+static void *lane_main(void *arg)
+{
+	struct lanes *l = arg;
+
+	pthread_mutex_lock(&l->lock);
+	for (;;) {
+		struct lane_result *r;
+		unsigned long i;
+		int rc;
+
+		while (!l->stop && l->next < l->npkgs &&
+		       l->next >= l->written + WINDOW)
+			pthread_cond_wait(&l->changed, &l->lock);
+		if (l->stop || l->next >= l->npkgs)
+			break;
+		i = l->next++;
+		r = &l->res[i];
+		pthread_mutex_unlock(&l->lock);
+		rc = digest_package(l->pkgs[i], l->alg, l->workers, &r->m, &r->err);
+		pthread_mutex_lock(&l->lock);
+		r->state = rc == 0 ? 1 : -1;
+		l->stop |= rc != 0;
+		pthread_cond_broadcast(&l->changed);
+	}
+	pthread_mutex_unlock(&l->lock);
+	return NULL;
+}
+
+/* Every package's block to @out in order; 0, or -1 after reporting. */
+static int digest_all(const char **pkgs, unsigned long npkgs,
+		      const struct verity_hash_alg *alg, int jobs, FILE *out,
+		      struct progress *prog, unsigned long *files)
+{
+	struct lanes l = { .pkgs = pkgs, .npkgs = npkgs, .alg = alg };
+	int nlanes = (unsigned long)jobs < npkgs ? jobs : (int)npkgs;
+	pthread_t *threads = calloc((size_t)nlanes, sizeof(*threads));
+	int started = 0, failed = 0;
+
+	l.res = calloc(npkgs, sizeof(*l.res));
+	l.workers = jobs / nlanes > 1 ? jobs / nlanes : 1;
+	if (!threads || !l.res) {
+		free(threads);
+		free(l.res);
+		report(rstrscat(NULL, "rpm-verity digests: out of memory", NULL));
+		return -1;
+	}
+	pthread_mutex_init(&l.lock, NULL);
+	pthread_cond_init(&l.changed, NULL);
+	while (started < nlanes &&
+	       pthread_create(&threads[started], NULL, lane_main, &l) == 0)
+		started++;
+	if (started == 0) {
+		report(rstrscat(NULL, "rpm-verity digests: cannot start threads", NULL));
+		failed = 1;
+	}
+	for (unsigned long i = 0; i < npkgs && !failed; i++) {
+		struct lane_result *r = &l.res[i];
+		int state;
+
+		pthread_mutex_lock(&l.lock);
+		while (r->state == 0 && !(l.stop && i >= l.next))
+			pthread_cond_wait(&l.changed, &l.lock);
+		state = r->state;
+		pthread_mutex_unlock(&l.lock);
+		if (state == 0)		/* never taken, after a failure */
+			break;
+		if (state < 0) {
+			report(r->err);
+			r->err = NULL;
+			failed = 1;
+		} else if (manifest_write_package(out, &manifest_format, &r->m) != 0) {
+			report(rstrscat(NULL, pkgs[i], ": cannot write the manifest", NULL));
+			failed = 1;
+		} else {
+			*files += r->m.count;
+			progress_show(prog, i + 1, *files);
+		}
+		pthread_mutex_lock(&l.lock);
+		l.written = i + 1;
+		l.stop |= failed;
+		pthread_cond_broadcast(&l.changed);
+		pthread_mutex_unlock(&l.lock);
+	}
+	pthread_mutex_lock(&l.lock);
+	l.stop = 1;
+	pthread_cond_broadcast(&l.changed);
+	pthread_mutex_unlock(&l.lock);
+	for (int i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	for (unsigned long i = 0; i < npkgs; i++) {
+		if (l.res[i].state > 0)
+			manifest_package_free(&l.res[i].m);
+		free(l.res[i].err);
+	}
+	pthread_cond_destroy(&l.changed);
+	pthread_mutex_destroy(&l.lock);
+	free(l.res);
+	free(threads);
+	return failed ? -1 : 0;
 }
 
 int cmd_digests(int argc, const char **argv)
@@ -67,7 +181,7 @@ int cmd_digests(int argc, const char **argv)
 	};
 	poptContext ctx = poptGetContext("rpm-verity digests", argc, argv, opts, 0);
 	const struct verity_hash_alg *alg;
-	unsigned long npkgs = 0, done = 0, files = 0;
+	unsigned long npkgs = 0, files = 0;
 	struct output_file out;
 	struct progress prog;
 	const char **pkgs;
@@ -84,11 +198,8 @@ int cmd_digests(int argc, const char **argv)
 	while (pkgs[npkgs])
 		npkgs++;
 	progress_init(&prog, "digests:", npkgs);
-	failed = manifest_write_start(out.f, &manifest_format) != 0;
-	for (; *pkgs && !failed; pkgs++) {
-		failed |= digest_package(*pkgs, alg, jobs, out.f, &files) != 0;
-		progress_show(&prog, ++done, files);
-	}
+	failed = manifest_write_start(out.f, &manifest_format) != 0 ||
+		 digest_all(pkgs, npkgs, alg, jobs, out.f, &prog, &files) != 0;
 	/* No end line after a failure: a reader sees the manifest is incomplete. */
 	if (!failed)
 		failed = manifest_write_end(out.f, &manifest_format, npkgs) != 0;

@@ -503,89 +503,122 @@ static void pool_put(struct pipeline *p)
 /*
  * The worker threads, started once and kept for the next package: a run
  * over hundreds of small packages spent a tenth of its time creating and
- * tearing down threads. One pipeline has the crew at a time; a second
- * caller at the same moment starts threads of its own.
+ * tearing down threads. A crew serves one pipeline at a time; pipelines
+ * that run at once (`digests` over many packages runs one per lane) each
+ * take a crew of their own, and past MAX_CREWS start threads of their own.
  */
-static struct {
+#define MAX_CREWS	8
+
+struct crew {
 	pthread_mutex_t lock;
 	pthread_cond_t go, done;
 	int size;		/* threads started */
-	int busy;		/* a pipeline has the crew */
+	int ids;		/* ids taken by started threads */
 	struct pipeline *p;	/* the current one... */
 	int want, finished;	/* ...for its first @want threads */
 	unsigned long gen;
-} crew = {
-	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.go = PTHREAD_COND_INITIALIZER,
-	.done = PTHREAD_COND_INITIALIZER,
 };
+
+static struct crew crews[MAX_CREWS];
+static int crew_busy[MAX_CREWS];	/* under crews_lock */
+static pthread_mutex_t crews_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t crews_once = PTHREAD_ONCE_INIT;
+
+static void crews_init(void)
+{
+	for (int i = 0; i < MAX_CREWS; i++) {
+		pthread_mutex_init(&crews[i].lock, NULL);
+		pthread_cond_init(&crews[i].go, NULL);
+		pthread_cond_init(&crews[i].done, NULL);
+	}
+}
 
 static void *crew_main(void *arg)
 {
-	int id = (int)(intptr_t)arg;
+	struct crew *c = arg;
 	unsigned long seen = 0;
+	int id;
 
-	pthread_mutex_lock(&crew.lock);
+	pthread_mutex_lock(&c->lock);
+	id = c->ids++;
 	for (;;) {
 		struct pipeline *p;
 
-		while (crew.gen == seen)
-			pthread_cond_wait(&crew.go, &crew.lock);
-		seen = crew.gen;
-		if (id >= crew.want)
+		while (c->gen == seen)
+			pthread_cond_wait(&c->go, &c->lock);
+		seen = c->gen;
+		if (id >= c->want)
 			continue;
-		p = crew.p;
-		pthread_mutex_unlock(&crew.lock);
+		p = c->p;
+		pthread_mutex_unlock(&c->lock);
 		worker_main(p);
-		pthread_mutex_lock(&crew.lock);
-		if (++crew.finished == crew.want)
-			pthread_cond_signal(&crew.done);
+		pthread_mutex_lock(&c->lock);
+		if (++c->finished == c->want)
+			pthread_cond_signal(&c->done);
 	}
 	return NULL;
 }
 
-/* Hand @p to @workers threads of the crew; how many took it (0: busy). */
-static int crew_start(struct pipeline *p, int workers)
+/* A free crew, marked busy; NULL when all are. */
+static struct crew *crew_take(void)
 {
-	int n = 0;
+	struct crew *c = NULL;
 
-	pthread_mutex_lock(&crew.lock);
-	if (!crew.busy) {
-		pthread_attr_t attr;
-
-		pthread_attr_init(&attr);
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		while (crew.size < workers) {
-			pthread_t t;
-
-			if (pthread_create(&t, &attr, crew_main,
-					   (void *)(intptr_t)crew.size))
-				break;
-			crew.size++;
+	pthread_once(&crews_once, crews_init);
+	pthread_mutex_lock(&crews_lock);
+	for (int i = 0; i < MAX_CREWS && !c; i++) {
+		if (!crew_busy[i]) {
+			crew_busy[i] = 1;
+			c = &crews[i];
 		}
-		pthread_attr_destroy(&attr);
-		n = crew.size < workers ? crew.size : workers;
 	}
+	pthread_mutex_unlock(&crews_lock);
+	return c;
+}
+
+static void crew_release(struct crew *c)
+{
+	pthread_mutex_lock(&crews_lock);
+	crew_busy[c - crews] = 0;
+	pthread_mutex_unlock(&crews_lock);
+}
+
+/* Hand @p to @workers threads of crew @c; how many took it. */
+static int crew_start(struct crew *c, struct pipeline *p, int workers)
+{
+	pthread_attr_t attr;
+	int n;
+
+	pthread_mutex_lock(&c->lock);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	while (c->size < workers) {
+		pthread_t t;
+
+		if (pthread_create(&t, &attr, crew_main, c))
+			break;
+		c->size++;
+	}
+	pthread_attr_destroy(&attr);
+	n = c->size < workers ? c->size : workers;
 	if (n > 0) {
-		crew.busy = 1;
-		crew.p = p;
-		crew.want = n;
-		crew.finished = 0;
-		crew.gen++;
-		pthread_cond_broadcast(&crew.go);
+		c->p = p;
+		c->want = n;
+		c->finished = 0;
+		c->gen++;
+		pthread_cond_broadcast(&c->go);
 	}
-	pthread_mutex_unlock(&crew.lock);
+	pthread_mutex_unlock(&c->lock);
 	return n;
 }
 
-static void crew_wait(void)
+static void crew_wait(struct crew *c)
 {
-	pthread_mutex_lock(&crew.lock);
-	while (crew.finished < crew.want)
-		pthread_cond_wait(&crew.done, &crew.lock);
-	crew.busy = 0;
-	crew.p = NULL;
-	pthread_mutex_unlock(&crew.lock);
+	pthread_mutex_lock(&c->lock);
+	while (c->finished < c->want)
+		pthread_cond_wait(&c->done, &c->lock);
+	c->p = NULL;
+	pthread_mutex_unlock(&c->lock);
 }
 
 int payload_digests(const struct package *pkg, rpmfiles files,
@@ -598,7 +631,8 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 	int nchunks = 4 * workers + 8;
 	pthread_t *threads;
 	FD_t payload;
-	int started = 0, with_crew;
+	int started = 0, with_crew = 0;
+	struct crew *crew;
 
 	if (nchunks > MAX_CHUNKS)
 		nchunks = MAX_CHUNKS;
@@ -623,7 +657,12 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 	pthread_cond_init(&p.job_queued, NULL);
 	pthread_cond_init(&p.data_ready, NULL);
 
-	if ((with_crew = crew_start(&p, workers)) == 0)
+	crew = crew_take();
+	if (crew && (with_crew = crew_start(crew, &p, workers)) == 0) {
+		crew_release(crew);
+		crew = NULL;
+	}
+	if (with_crew == 0)
 		for (; started < workers; started++)
 			if (pthread_create(&threads[started], NULL, worker_main, &p))
 				break;
@@ -638,8 +677,10 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 	p.reading_done = 1;
 	pthread_cond_broadcast(&p.job_queued);
 	pthread_mutex_unlock(&p.lock);
-	if (with_crew)
-		crew_wait();
+	if (with_crew) {
+		crew_wait(crew);
+		crew_release(crew);
+	}
 	for (int i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 
