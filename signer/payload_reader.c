@@ -18,7 +18,8 @@
  *  - the content that follows is as long as the header says, whatever
  *    the entry's own size field: a regular file's size, nothing for a
  *    hardlink member but the set's last (which carries the content), and
- *    a symbolic link's target, skipped;
+ *    a symbolic link's target, skipped (rpm reads it only as far as the
+ *    entry's size field allows, and fails beyond);
  *  - %ghost files have no entry, and every other file has one.
  * The trial by order is taken only when no two header files share a path,
  * so it finds what rpmfilesFindOFN would; otherwise every entry is looked
@@ -53,10 +54,12 @@ struct payload_reader {
 	int eof;
 	uint64_t offset;	/* archive bytes consumed (for alignment) */
 	uint64_t left;		/* of the current entry, not yet consumed */
+	uint64_t entry_size;	/* the size field of a newc entry */
 	int fc;
 	unsigned char *seen;
 	int by_order;		/* paths unique: try the next file first */
 	int next;		/* the file after the last entry's */
+	int dc;
 	const char **reldn;	/* directory names, relative, by index */
 	size_t *reldn_len;
 };
@@ -152,9 +155,12 @@ static int is_path(const struct payload_reader *r, int i, const char *fn,
 		   size_t len)
 {
 	int di = (int)rpmfilesDI(r->files, i);
-	size_t dl = r->reldn_len[di];
+	size_t dl;
 	const char *bn = rpmfilesBN(r->files, i);
 
+	if (di < 0 || di >= r->dc || !bn)	/* librpm checks; so do we */
+		return 0;
+	dl = r->reldn_len[di];
 	return len >= dl && memcmp(fn, r->reldn[di], dl) == 0 &&
 	       strcmp(fn + dl, bn) == 0;
 }
@@ -194,11 +200,15 @@ static int unique_paths(struct payload_reader *r, Header h)
 
 	for (int i = 0; ok && i < r->fc; i++) {
 		int di = (int)rpmfilesDI(r->files, i);
+		const char *bn = rpmfilesBN(r->files, i);
 
 		free(prev);
 		prev = cur;
-		cur = rstrscat(NULL, r->reldn[di], rpmfilesBN(r->files, i), NULL);
-		ok = !prev || strcmp(prev, cur) < 0;
+		cur = NULL;
+		ok = di >= 0 && di < r->dc && bn;
+		if (ok)
+			cur = rstrscat(NULL, r->reldn[di], bn, NULL);
+		ok = ok && (!prev || strcmp(prev, cur) < 0);
 	}
 	free(prev);
 	free(cur);
@@ -238,6 +248,7 @@ struct payload_reader *payload_reader_new(const char *pkg, Header h,
 
 	if (!r)
 		goto nomem;
+	r->dc = dc;
 	r->pkg = pkg;
 	r->files = files;
 	r->fd = payload;
@@ -251,6 +262,8 @@ struct payload_reader *payload_reader_new(const char *pkg, Header h,
 	for (int d = 0; d < dc; d++) {
 		const char *dn = rpmfilesDN(files, d);
 
+		if (!dn)
+			dn = "";
 		r->reldn[d] = dn[0] == '/' ? dn + 1 : dn;
 		r->reldn_len[d] = strlen(r->reldn[d]);
 	}
@@ -319,6 +332,7 @@ static int read_entry_header(struct payload_reader *r, char **err)
 			goto bad;
 		if (fx == 0xffffffff)
 			return -2;
+		r->entry_size = UINT64_MAX;	/* no field: rpm reads on */
 		if (fx >= r->fc) {
 			rasprintf(err, "%s: payload entry for file %lld of %d (corrupted or crafted package)",
 				  r->pkg, (long long)fx, r->fc);
@@ -334,6 +348,7 @@ static int read_entry_header(struct payload_reader *r, char **err)
 	namesize = hex8(h + NAMESIZE_AT);
 	if (hex8(h + FILESIZE_AT) < 0 || namesize < 1 || namesize > NAME_MAX_SIZE)
 		goto bad;
+	r->entry_size = (uint64_t)hex8(h + FILESIZE_AT);
 	take(r, NULL, NEWC_SIZE);
 	if (have(r, (size_t)namesize) < (size_t)namesize)
 		return truncated(r, err);
@@ -394,8 +409,14 @@ int payload_reader_next(struct payload_reader *r, struct payload_entry *e,
 		if (n <= 1 || links[n - 1] == index)
 			size = (uint64_t)rpmfilesFSize(r->files, index);
 	} else if (S_ISLNK(mode)) {
+		/* rpm reads the target within the entry's own size */
 		uint64_t target = (uint64_t)rpmfilesFSize(r->files, index);
 
+		if (target > r->entry_size) {
+			*err = file_msg(r->pkg, r->files, index,
+					"symbolic link's payload entry is shorter than its target (corrupted package)");
+			return -1;
+		}
 		if (take(r, NULL, target) != target)
 			return truncated(r, err);
 	}
