@@ -514,13 +514,13 @@ struct crew {
 	pthread_cond_t go, done;
 	int size;		/* threads started */
 	int ids;		/* ids taken by started threads */
+	int busy;		/* a pipeline has it (under crews_lock) */
 	struct pipeline *p;	/* the current one... */
 	int want, finished;	/* ...for its first @want threads */
 	unsigned long gen;
 };
 
 static struct crew crews[MAX_CREWS];
-static int crew_busy[MAX_CREWS];	/* under crews_lock */
 static pthread_mutex_t crews_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t crews_once = PTHREAD_ONCE_INIT;
 
@@ -567,8 +567,8 @@ static struct crew *crew_take(void)
 	pthread_once(&crews_once, crews_init);
 	pthread_mutex_lock(&crews_lock);
 	for (int i = 0; i < MAX_CREWS && !c; i++) {
-		if (!crew_busy[i]) {
-			crew_busy[i] = 1;
+		if (!crews[i].busy) {
+			crews[i].busy = 1;
 			c = &crews[i];
 		}
 	}
@@ -579,7 +579,7 @@ static struct crew *crew_take(void)
 static void crew_release(struct crew *c)
 {
 	pthread_mutex_lock(&crews_lock);
-	crew_busy[c - crews] = 0;
+	c->busy = 0;
 	pthread_mutex_unlock(&crews_lock);
 }
 

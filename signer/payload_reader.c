@@ -151,18 +151,32 @@ static int64_t hex8(const uint8_t *p)
 	return v;
 }
 
+/*
+ * Header file @i's path as rpm compares it: its directory without the
+ * leading '/' (*@dl bytes) and its base name; NULL for an index out of
+ * range (librpm checks them; so do we).
+ */
+static const char *path_parts(const struct payload_reader *r, int i,
+			      size_t *dl, const char **bn)
+{
+	int di = (int)rpmfilesDI(r->files, i);
+
+	*bn = rpmfilesBN(r->files, i);
+	if (di < 0 || di >= r->dc || !*bn)
+		return NULL;
+	*dl = r->reldn_len[di];
+	return r->reldn[di];
+}
+
 /* Does header file @i have the path @fn (relative, @len bytes)? */
 static int is_path(const struct payload_reader *r, int i, const char *fn,
 		   size_t len)
 {
-	int di = (int)rpmfilesDI(r->files, i);
+	const char *bn;
 	size_t dl;
-	const char *bn = rpmfilesBN(r->files, i);
+	const char *dn = path_parts(r, i, &dl, &bn);
 
-	if (di < 0 || di >= r->dc || !bn)	/* librpm checks; so do we */
-		return 0;
-	dl = r->reldn_len[di];
-	return len >= dl && memcmp(fn, r->reldn[di], dl) == 0 &&
+	return dn && len >= dl && memcmp(fn, dn, dl) == 0 &&
 	       strcmp(fn + dl, bn) == 0;
 }
 
@@ -200,16 +214,14 @@ static int unique_paths(struct payload_reader *r, Header h)
 	int ok = !headerIsEntry(h, RPMTAG_ORIGBASENAMES);
 
 	for (int i = 0; ok && i < r->fc; i++) {
-		int di = (int)rpmfilesDI(r->files, i);
-		const char *bn = rpmfilesBN(r->files, i);
+		const char *bn;
+		size_t dl;
+		const char *dn = path_parts(r, i, &dl, &bn);
 
 		free(prev);
 		prev = cur;
-		cur = NULL;
-		ok = di >= 0 && di < r->dc && bn;
-		if (ok)
-			cur = rstrscat(NULL, r->reldn[di], bn, NULL);
-		ok = ok && (!prev || strcmp(prev, cur) < 0);
+		cur = dn ? rstrscat(NULL, dn, bn, NULL) : NULL;
+		ok = cur && (!prev || strcmp(prev, cur) < 0);
 	}
 	free(prev);
 	free(cur);
@@ -318,7 +330,7 @@ static int archive_end(const struct payload_reader *r, char **err)
 static int read_entry_header(struct payload_reader *r, char **err)
 {
 	const uint8_t *h;
-	int64_t fx, namesize;
+	int64_t fx, size, namesize;
 	int index;
 
 	if (have(r, 6) < 6)
@@ -346,10 +358,11 @@ static int read_entry_header(struct payload_reader *r, char **err)
 	if (have(r, NEWC_SIZE) < NEWC_SIZE)
 		return truncated(r, err);
 	h = r->buf + r->pos;
+	size = hex8(h + FILESIZE_AT);
 	namesize = hex8(h + NAMESIZE_AT);
-	if (hex8(h + FILESIZE_AT) < 0 || namesize < 1 || namesize > NAME_MAX_SIZE)
+	if (size < 0 || namesize < 1 || namesize > NAME_MAX_SIZE)
 		goto bad;
-	r->entry_size = (uint64_t)hex8(h + FILESIZE_AT);
+	r->entry_size = (uint64_t)size;
 	take(r, NULL, NEWC_SIZE);
 	if (have(r, (size_t)namesize) < (size_t)namesize)
 		return truncated(r, err);
