@@ -33,18 +33,6 @@ const char **parse_command_line(poptContext ctx, const char *command,
 /* Worker threads for -j 0: one per online CPU. */
 int default_jobs(void);
 
-/*
- * Files that carry content the kernel can protect: regular files that are
- * in the payload (so not %ghost). Everything else gets an empty entry.
- */
-int file_is_signable(rpmfiles files, int index);
-
-/*
- * The header-order index of a file of @index's hardlink set for which
- * @have[] is set, or -1 (hardlinked content is in the payload once).
- */
-int hardlink_source(rpmfiles files, int index, const unsigned char *have);
-
 /* @value if given, else the expansion of @macro, else NULL; malloc'ed. */
 char *option_or_macro(const char *value, const char *macro);
 

@@ -2,7 +2,8 @@
 /*
  * Options several subcommands share: the signing key, certificate and
  * passphrase with rpm's macros as defaults (sign and sign-digests), the
- * hash algorithm, and output directories.
+ * hash algorithm, output directories; the command line itself (jobs,
+ * usage) and how a command reports a problem.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -144,4 +145,51 @@ char *output_path(const char *outdir, const char *pkg)
 	if (!outdir)
 		return rstrdup(pkg);
 	return rstrscat(NULL, outdir, "/", base ? base + 1 : pkg, NULL);
+}
+
+void report(char *msg)
+{
+	fprintf(stderr, "rpm-verity: %s\n", msg);
+	free(msg);
+}
+
+int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+int parse_options(poptContext ctx, const char *command, int *jobs)
+{
+	int c;
+
+	while ((c = poptGetNextOpt(ctx)) > 0)
+		;
+	if (c < -1) {
+		fprintf(stderr, "rpm-verity %s: %s: %s\n", command,
+			poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(c));
+		return -1;
+	}
+	if (jobs && (*jobs < 0 || *jobs > 1024)) {
+		fprintf(stderr, "rpm-verity %s: --jobs must be 0 to 1024\n",
+			command);
+		return -1;
+	}
+	if (jobs && *jobs == 0)
+		*jobs = default_jobs();
+	return 0;
+}
+
+const char **parse_command_line(poptContext ctx, const char *command,
+				int *jobs)
+{
+	const char **args;
+
+	if (parse_options(ctx, command, jobs) != 0)
+		return NULL;
+	args = poptGetArgs(ctx);
+	if (!args)
+		poptPrintUsage(ctx, stderr, 0);
+	return args;
 }

@@ -24,7 +24,9 @@
 #include <rpm/rpmtd.h>
 
 #include "cli.h"
+#include "file_digests.h"
 #include "file_msg.h"
+#include "file_rule.h"
 #include "ima_tags.h"
 #include "ima_verify.h"
 #include "package.h"
@@ -76,7 +78,7 @@ static int verify_file(void *ctx, int index, const uint8_t *digest, char **err)
 	memcpy(job->digests + (size_t)index * VERITY_MAX_DIGEST_SIZE, digest,
 	       job->alg->digest_size);
 	job->have[index] = 1;
-	if (file_is_signable(job->files, index))
+	if (verity_files_signed(job->files, index))
 		job->problems[index] = check_entry(job, index, digest);
 	return 0;
 }
@@ -93,7 +95,7 @@ static void check_rest(struct verify_job *job, int count)
 	for (int i = 0; i < count; i++) {
 		int src;
 
-		if (job->have[i] || !file_is_signable(job->files, i))
+		if (job->have[i] || !verity_files_signed(job->files, i))
 			continue;
 		if ((src = hardlink_source(job->files, i, job->have)) >= 0)
 			memcpy(job->digests + (size_t)i * VERITY_MAX_DIGEST_SIZE,

@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <rpm/rpmfi.h>
 #include <rpm/rpmlib.h>
 
 #include "cli.h"
@@ -25,72 +23,6 @@ static const struct {
 	{ "inject", cmd_inject, "check signatures from sign-digests and store them" },
 	{ "audit", cmd_audit, "check installed files against their packages' signatures" },
 };
-
-void report(char *msg)
-{
-	fprintf(stderr, "rpm-verity: %s\n", msg);
-	free(msg);
-}
-
-int default_jobs(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (int)n : 1;
-}
-
-int parse_options(poptContext ctx, const char *command, int *jobs)
-{
-	int c;
-
-	while ((c = poptGetNextOpt(ctx)) > 0)
-		;
-	if (c < -1) {
-		fprintf(stderr, "rpm-verity %s: %s: %s\n", command,
-			poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(c));
-		return -1;
-	}
-	if (jobs && (*jobs < 0 || *jobs > 1024)) {
-		fprintf(stderr, "rpm-verity %s: --jobs must be 0 to 1024\n",
-			command);
-		return -1;
-	}
-	if (jobs && *jobs == 0)
-		*jobs = default_jobs();
-	return 0;
-}
-
-const char **parse_command_line(poptContext ctx, const char *command,
-				int *jobs)
-{
-	const char **args;
-
-	if (parse_options(ctx, command, jobs) != 0)
-		return NULL;
-	args = poptGetArgs(ctx);
-	if (!args)
-		poptPrintUsage(ctx, stderr, 0);
-	return args;
-}
-
-int file_is_signable(rpmfiles files, int index)
-{
-	return S_ISREG(rpmfilesFMode(files, index)) &&
-	       !(rpmfilesFFlags(files, index) & RPMFILE_GHOST);
-}
-
-int hardlink_source(rpmfiles files, int index, const unsigned char *have)
-{
-	const int *links = NULL;
-	int n = (int)rpmfilesFLinks(files, index, &links);
-
-	if (!links)		/* not hardlinked */
-		return -1;
-	for (int i = 0; i < n; i++)
-		if (have[links[i]])
-			return links[i];
-	return -1;
-}
 
 static void usage(FILE *out)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fuzz target: an installed package's header as `rpm-verity audit` reads it
- * from the rpmdb (signer/audit_rpmdb.c), then every protected file's
+ * from the rpmdb (audit/audit_rpmdb.c), then every protected file's
  * signature entry through the audit's signature cache (base64, PKCS#7
  * shape, signer lookup, a check against a fixed digest) and its IMA entry.
  * The rpmdb is outside bytes too: a tampered database must not crash the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fuzz target: the manifest parser (signer/manifest.c), which reads
+ * Fuzz target: the manifest parser (lib/split/manifest.c), which reads
  * what crosses the boundary between build and signing hosts.
  */
 #include <stddef.h>

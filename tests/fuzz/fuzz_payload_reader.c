@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fuzz target: a whole package, whose cpio payload is walked twice, by the
- * signer's own reader (signer/payload_reader.c) and by librpm's archive
+ * signer's own reader (lib/package/payload_reader.c) and by librpm's archive
  * iterator, which is what rpm installs by. The oracle: every entry ours
  * hands over, librpm hands over too, in the same place, for the same
  * header file and with the same content; and where ours reads the archive

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fuzz target: the signature file parser (signer/sigfile.c), which reads
+ * Fuzz target: the signature file parser (lib/split/sigfile.c), which reads
  * what crosses the boundary between build and signing hosts.
  */
 #include <stddef.h>

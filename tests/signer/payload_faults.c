@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * payload-faults PACKAGE...: fault injection into the signer's digest
- * pipeline (signer/payload_digests.c). The per-file callback fails at a
+ * pipeline (lib/digest/payload_digests.c). The per-file callback fails at a
  * chosen file, for every file of each package in turn, with 1, 2 and 4
  * workers, as signing fails when an HSM refuses or a token is full. Each
  * run must fail with the callback's message, stop calling back, and leave

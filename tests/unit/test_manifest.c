@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The manifest and signature file parsers (signer/manifest.c, sigfile.c):
+ * The manifest and signature file parsers (lib/split/manifest.c, sigfile.c):
  * a written package reads back the same, valid input passes, and every
  * truncation and every single-byte change of a valid file is either
  * accepted or refused, never a crash (run under ASan/UBSan). The same

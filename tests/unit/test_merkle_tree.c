@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The signer's Merkle tree builder (signer/merkle_tree.c) against
+ * The signer's Merkle tree builder (lib/digest/merkle_tree.c) against
  * libfsverity, which the signer used for every file before: the same
  * digest for sizes around each block and level boundary (up to three
  * levels above the data), both algorithms, fed whole and in pieces of

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * signer/sha256_pair.c against OpenSSL's SHA-256: both functions, every
+ * lib/digest/sha256_pair.c against OpenSSL's SHA-256: both functions, every
  * data length from 0 to 300 and around each 64-byte and 4096-byte
  * boundary, in messages of the two sizes fs-verity hashes (256 and 4096)
  * and a long one, the two messages of a pair of different lengths and

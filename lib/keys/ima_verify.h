@@ -11,7 +11,7 @@
 
 /*
  * Check the IMA entry of every file of @pkg against @cert: a signable file
- * (file_is_signable) whose fs-verity digest is known (@known[i], digest at
+ * (verity_file_signed) whose fs-verity digest is known (@known[i], digest at
  * @digests + i * VERITY_MAX_DIGEST_SIZE) must carry a valid sigv3 signature
  * by @cert over it; other files must have an empty entry. Prints one line
  * per problem and, when there is none, one line saying so. Returns the

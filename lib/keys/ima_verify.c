@@ -12,7 +12,7 @@
 #include <rpm/rpmstring.h>
 #include <rpm/rpmtd.h>
 
-#include "cli.h"
+#include "file_rule.h"
 #include "file_msg.h"
 #include "ima_sig.h"
 #include "ima_sigs.h"
@@ -74,7 +74,7 @@ int ima_verify_package(const struct package *pkg, rpmfiles files,
 	for (int i = 0; i < count; i++) {
 		const uint8_t *d = known[i] ? digests +
 				   (size_t)i * VERITY_MAX_DIGEST_SIZE : NULL;
-		char *why = check_entry(entries[i], file_is_signable(files, i),
+		char *why = check_entry(entries[i], verity_files_signed(files, i),
 					d, cert, keyid, alg);
 		char *msg;
 

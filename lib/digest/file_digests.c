@@ -16,7 +16,7 @@
 #include <rpm/rpmstring.h>
 #include <rpm/rpmtag.h>
 
-#include "cli.h"
+#include "file_rule.h"
 #include "file_msg.h"
 #include "payload_digests.h"
 
@@ -88,7 +88,7 @@ static int complete_entries(const struct package *pkg, rpmfiles files,
 	int first_empty = -1, src;
 
 	for (uint32_t i = 0; i < out->count; i++) {
-		if (s->from_payload[i] || !file_is_signable(files, (int)i))
+		if (s->from_payload[i] || !verity_files_signed(files, (int)i))
 			continue;
 		if ((src = hardlink_source(files, (int)i, s->from_payload)) >= 0) {
 			if (copy_entry(s, i, src, err))
@@ -166,4 +166,17 @@ int file_digests_compute(const struct package *pkg, rpmfiles files,
 	if (rc)
 		manifest_package_free(out);
 	return rc;
+}
+
+int hardlink_source(rpmfiles files, int index, const unsigned char *have)
+{
+	const int *links = NULL;
+	int n = (int)rpmfilesFLinks(files, index, &links);
+
+	if (!links)		/* not hardlinked */
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (have[links[i]])
+			return links[i];
+	return -1;
 }
