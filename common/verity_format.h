@@ -53,8 +53,8 @@ ssize_t verity_sig_length(const uint8_t *entry, size_t len);
 /*
  * Whether the DER SEQUENCE der (len bytes, as verity_sig_length measured it)
  * is shaped like a PKCS#7 ContentInfo of type signedData: the outer shape
- * only, in a few dozen instructions. d2i_PKCS7() took about 52,000 per
- * signature, most of the plugin's own time; the kernel parses the rest when
+ * only, in a few dozen instructions. d2i_PKCS7() cost far more, most of
+ * the plugin's own time (bench/README.md); the kernel parses the rest when
  * it verifies, and a signature it cannot parse is refused (EBADMSG).
  */
 bool verity_sig_is_signed_data(const uint8_t *der, size_t len);

@@ -41,9 +41,9 @@ static int digest_package(const char *path, const struct verity_hash_alg *alg,
  * Many packages go through in lanes, one per core: each lane takes the
  * next package and runs its whole pipeline, so that one package's
  * decompression, which no pipeline spreads over cores, runs beside
- * another's. On 200 packages of various sizes (bench/split-sign-bench),
- * one package at a time took 1.4x the floor of decompressing them all
- * in one stream; in lanes, 0.86 to 1.03x. The blocks are written in the
+ * another's. On many packages of various sizes (bench/README.md), one
+ * package at a time stayed well above the floor of decompressing them all
+ * in one stream; in lanes, close to it. The blocks are written in the
  * order given, and no lane runs more than WINDOW packages ahead of the
  * writer.
  */

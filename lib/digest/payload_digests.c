@@ -502,8 +502,8 @@ static void pool_put(struct pipeline *p)
 
 /*
  * The worker threads, started once and kept for the next package: a run
- * over hundreds of small packages spent a tenth of its time creating and
- * tearing down threads. A crew serves one pipeline at a time; pipelines
+ * over hundreds of small packages spent a good share of its time creating
+ * and tearing down threads. A crew serves one pipeline at a time; pipelines
  * that run at once (`digests` over many packages runs one per lane) each
  * take a crew of their own, and past MAX_CREWS start threads of their own.
  */

@@ -5,13 +5,13 @@
  * so one message runs at their latency and leaves the unit idle between
  * them; a second message's chain, interleaved, fills those gaps. fs-verity
  * hashes thousands of independent 4096-byte blocks (and one descriptor per
- * file), so a second message is nearly always at hand. On the Xeon this
- * project builds on, a Merkle tree over 64 MiB built this way was 1.14x
- * as fast as with OpenSSL's one-message code (1.4x on blocks already in
- * the cache); bench/split-sign-bench shows both on whole packages.
+ * file), so a second message is nearly always at hand. On the machine
+ * this project builds on, Merkle trees built this way were faster than
+ * with OpenSSL's one-message code, more so on blocks already in the cache
+ * (bench/README.md); bench/split-sign-bench shows both on whole packages.
  * Linux's dm-verity interleaves pairs of blocks the same way
- * (sha256_finup_2x) and reports nearly twice the hashing rate on some
- * CPUs; on some Intel cores the gain is small, as it is here.
+ * (sha256_finup_2x); how much that gains depends on the core (the latency
+ * of its sha256rnds2), and here it is modest.
  *
  * Every message here is @len bytes of data followed by zeros up to @total
  * bytes, which is how fs-verity pads a file's last block and a level's

@@ -2,8 +2,8 @@
 /*
  * fs-verity signatures carry one SignerInfo and no signed attributes, so
  * the signature is over the hash of the formatted digest alone, as the
- * kernel checks it. d2i_PKCS7() and PKCS7_verify() took 24 us per
- * signature where `openssl speed` verifies in 16: most of the difference
+ * kernel checks it. d2i_PKCS7() and PKCS7_verify() took well over what
+ * `openssl speed` counts per verification (bench/README.md): most of that
  * is decoding names and building BIO chains and key contexts each time.
  * Here the signer is matched by its IssuerAndSerialNumber bytes and the
  * key context is made once per digest algorithm. Anything else (signed

@@ -5,7 +5,7 @@
  * one RSA key is the same bytes for every digest but the RSA signature
  * itself, whose length is the modulus'. PKCS7_sign() rebuilds the whole
  * structure (names, algorithm identifiers, a BIO chain, a key context) for
- * each one, which cost a third more than the RSA operation `openssl speed`
+ * each one, which cost well over the RSA operation `openssl speed`
  * counts. Here one real signature is the template; each new one is an
  * EVP_PKEY_sign() spliced into a copy. The template is checked at load by
  * signing a probe both ways and comparing the bytes (PKCS#1 v1.5 is

@@ -21,7 +21,7 @@
  * What the signer reads of a package's file list (rpmfilesNew): names,
  * modes, flags, sizes, symlink targets and inodes, which make the hardlink
  * sets. The rest (file digests, owners, times, signatures...) is left
- * unread: for 20,000 files, that took rpmfilesNew from 10 ms to 4.
+ * unread, which makes rpmfilesNew much cheaper (bench/README.md).
  */
 #define PACKAGE_FI_FLAGS \
 	(RPMFI_FLAGS_QUERY | RPMFI_NOFILEUSER | RPMFI_NOFILEGROUP | \

@@ -4,12 +4,12 @@
  * reads each entry's magic, header, name, padding and content in separate
  * Freads, each timed by rpmio's stopwatch, and finds the entry's file by a
  * binary search of the file list under the string pool's lock, all on
- * the reader thread, whose pace is the pipeline's. On a package of 20,000
- * small files, digests took 157 ms (median of 21, in turn) with librpm's
- * iterator and 142 ms with this reader, against 89 ms for zstd -dc. Here
- * the decompressed stream is read 64 KiB at a time, the headers parsed
- * in place, and an entry is first tried against the file that follows the
- * last one in the header's order, which is the order rpmbuild writes.
+ * the reader thread, whose pace is the pipeline's: on a package of many
+ * small files, digests was slower with librpm's iterator than with this
+ * reader (bench/README.md). Here the decompressed stream is read 64 KiB at a
+ * time, the headers parsed in place, and an entry is first tried against
+ * the file that follows the last one in the header's order, which is the
+ * order rpmbuild writes.
  *
  * rpm installs what its own reader maps, so this one maps the same way
  * (rpm 4.18's lib/cpio.c and iterReadArchiveNext in lib/rpmfi.c):
