@@ -6,7 +6,7 @@
 set -u
 TEST=${TEST:-${0##*/}}
 TESTLIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-VERITY_CHECK=$TESTLIB_DIR/verity-check
+VERITY_CHECK=$TESTLIB_DIR/../tools/verity-check
 _cleanups=()
 
 fail() {

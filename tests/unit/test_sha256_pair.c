@@ -10,7 +10,7 @@
 #include <openssl/evp.h>
 #include <string.h>
 
-#include "check.h"
+#include "../lib/check.h"
 #include "sha256_pair.h"
 
 #define MAX_TOTAL	(3 * 4096)

@@ -99,7 +99,7 @@ btrfs_check "$SCRATCH_DEV"
 items=258
 max_handles=$((items / 8))
 handles() { # COMMAND...: btrfs_start_transaction calls made by COMMAND
-	"$(dirname "$0")/trace-calls" btrfs_start_transaction -- "$@" >/tmp/kt-trace.out 2>&1
+	"$(dirname "$0")/../tools/trace-calls" btrfs_start_transaction -- "$@" >/tmp/kt-trace.out 2>&1
 	local rc=$?
 	grep -q '^trace-calls: btrfs_start_transaction calls' /tmp/kt-trace.out ||
 		fail "trace-calls: $(cat /tmp/kt-trace.out)"

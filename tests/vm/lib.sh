@@ -6,7 +6,7 @@ set -uo pipefail
 VMT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VMT_FAILED=0
 VMT_PASSED=0
-export PATH=$VMT_DIR:$PATH
+export PATH=$VMT_DIR/../tools:$VMT_DIR:$PATH
 
 ok() { VMT_PASSED=$((VMT_PASSED + 1)); echo "ok   - $* [${SECONDS}s]"; }
 not_ok() { VMT_FAILED=$((VMT_FAILED + 1)); echo "FAIL - $* [${SECONDS}s]"; }
@@ -79,7 +79,7 @@ digest_of() { fsverity digest "$@" | cut -d' ' -f1; }
 measured() { fsverity measure "$1" | cut -d' ' -f1; }
 
 # has_verity FILE: statx reports STATX_ATTR_VERITY.
-has_verity() { "$VMT_DIR/statx-verity" "$1"; }
+has_verity() { "$VMT_DIR/../tools/statx-verity" "$1"; }
 
 # --- installing test packages with the plugin from the build tree ---
 # RPMVERITY_BUILD: the build tree; RPMVERITY_PACKAGES: make-packages.sh output;
