@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Test fixture: builds the vt-demo packages the plugin tests install, signs
 # them, and derives broken variants. Output in $PKGS (see lib.sh):
 #   cert.pem key.pem     throwaway RSA-2048 signing pair
