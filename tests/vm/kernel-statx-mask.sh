@@ -36,4 +36,4 @@ for mnt in sys.argv[1:]:
 sys.exit(bad)
 PYEOF
 umount "$MNT" "$MNT2"
-echo "PASS: kernel-statx-mask"
+finish kernel-statx-mask
