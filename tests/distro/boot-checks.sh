@@ -14,8 +14,8 @@ grep -E '^(ok|FAIL|BAIL|#) ' "$WORK/root.out" | sed 's/^/  /'
 if [ $rc = 0 ] && said root 'PASS: distro boot-checks'; then
 	ok "the booted distribution passed its checks"
 else
-	tail -40 "$WORK/root.out"; not_ok "boot-checks in the booted distribution (vm/run status $rc)"
+	tail -40 "$WORK/root.out"; fail "boot-checks in the booted distribution (vm/run status $rc)"
 fi
 said root 'init: rpm-verity distro 1 up' && ok "the root's own init (a bash script) ran" ||
-	not_ok "no word from the distribution's init on the console"
+	fail "no word from the distribution's init on the console"
 finish distro-boot-checks

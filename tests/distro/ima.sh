@@ -17,15 +17,15 @@ disk_boot ima /run/rvshare/ima.guest
 show ima
 said ima 'rpm-verity-load-ima-certs: .*: key .* on \.ima' &&
 	ok "the initramfs put the IMA certificate on .ima: $(grep -m1 -o 'rpm-verity-load-ima-certs: .*on \.ima' "$WORK/ima.out")" ||
-	not_ok "no word of the IMA certificate from the initramfs"
+	fail "no word of the IMA certificate from the initramfs"
 said ima 'rpm-verity: IMA policy loaded' && ok "the initramfs wrote the IMA policy before switching root" ||
-	not_ok "no word of the IMA policy from the initramfs"
+	fail "no word of the IMA policy from the initramfs"
 said ima 'init: rpm-verity distro 1 up' && ok "the root's own init (a bash script) ran under the policy" ||
-	not_ok "no word from the distribution's init on the console"
+	fail "no word from the distribution's init on the console"
 if [ $rc = 0 ] && said ima 'PASS: distro ima$'; then
 	ok "test 5 in the booted distribution"
 else
-	tail -40 "$WORK/ima.out"; not_ok "test 5 in the booted distribution (vm/run status $rc)"
+	tail -40 "$WORK/ima.out"; fail "test 5 in the booted distribution (vm/run status $rc)"
 fi
 
 fresh_copy off
@@ -34,6 +34,6 @@ show off
 if [ $rc = 0 ] && said off 'PASS: distro ima off'; then
 	ok "booted with rd.rpm-verity.ima=0: no policy, and the hand-made binary runs"
 else
-	tail -30 "$WORK/off.out"; not_ok "the boot without the IMA policy (vm/run status $rc)"
+	tail -30 "$WORK/off.out"; fail "the boot without the IMA policy (vm/run status $rc)"
 fi
 finish distro-ima

@@ -1,29 +1,30 @@
 # Host-side helpers for the distribution's VM tests (sourced, bash): the
 # cached distribution and root (distro/build, distro/make-root), a work
 # directory with the share the booted system reads, and disk boots of a copy
-# of the root through the distribution's initramfs.
-set -uo pipefail
+# of the root through the distribution's initramfs. Checks are
+# tests/lib/testlib.sh's, kept going; the guest scripts source the same file
+# from the share.
 DT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$DT_DIR/../.." && pwd)
-failed=0
-ok() { echo "ok   - $*"; }
-not_ok() { echo "FAIL - $*"; failed=1; }
-bail() { echo "BAIL - $*"; exit 1; }
-finish() { [ $failed = 0 ] && echo "PASS: $1" || echo "FAIL: $1"; exit $failed; }
+. "$DT_DIR/../lib/testlib.sh"
+set -uo pipefail
+keep_going
 
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (QEMU, mkfs in the guest)" >&2; exit 77; }
-command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: no qemu-system-x86_64" >&2; exit 77; }
+[ "$(id -u)" = 0 ] || skip "needs root (QEMU, mkfs in the guest)"
+command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
 
 # distro_setup: $DISTRO (repository), $ROOT_IMG (cached root), $INITRD, $WORK
-# with share/ holding the guest scripts and the repositories they need.
+# with share/ holding the guest scripts, the harness they source
+# (testlib.sh) and the repositories they need.
 distro_setup() {
 	DISTRO=$("$TOP/distro/build") || bail "distro/build failed"
 	ROOT_IMG=$("$TOP/distro/make-root" "$@") || bail "distro/make-root failed"
 	INITRD=$DISTRO/initrd.img
 	WORK=$(mktemp -d "${TMPDIR:-/var/tmp}/distro-test.XXXXXX")
-	trap 'rm -rf "$WORK"' EXIT
+	at_exit "rm -rf '$WORK'"
 	mkdir "$WORK/share"
-	cp "$DT_DIR"/*.guest "$DT_DIR"/*.py "$DISTRO"/*.manifest "$WORK/share/"
+	cp "$DT_DIR"/*.guest "$DT_DIR"/*.py "$DT_DIR/../lib/testlib.sh" "$DISTRO"/*.manifest \
+		"$WORK/share/"
 	cp -r "$DISTRO/updates" "$DISTRO/untrusted" "$WORK/share/"
 }
 

@@ -13,23 +13,23 @@ libc=/usr/lib/x86_64-linux-gnu/libc.so.6
 bin=/usr/bin/fsverity
 
 fresh_copy libc
-"$DT_DIR/flip-byte" "$WORK/libc.img" "$libc" 0 200 || bail "cannot change a byte of libc"
+"$DT_DIR/../tools/flip-byte" "$WORK/libc.img" "$libc" 0 200 || bail "cannot change a byte of libc"
 disk_boot libc /run/rvshare/tamper.guest "$bin" --version
 if [ $rc != 0 ] && ! said libc TAMPER-GUEST-RAN; then
 	ok "a changed byte under libc stops the boot (vm/run status $rc): $(grep -m1 -E 'Kernel panic|Input/output error|FILE CORRUPTED' "$WORK/libc.out")"
 else
-	tail -30 "$WORK/libc.out"; not_ok "the system booted on a corrupted libc (status $rc)"
+	tail -30 "$WORK/libc.out"; fail "the system booted on a corrupted libc (status $rc)"
 fi
 said libc 'FILE CORRUPTED|Input/output error' && ok "the console says why" ||
-	{ tail -20 "$WORK/libc.out"; not_ok "no corruption or I/O error on the console"; }
+	{ tail -20 "$WORK/libc.out"; fail "no corruption or I/O error on the console"; }
 
 fresh_copy bin
-"$DT_DIR/flip-byte" "$WORK/bin.img" "$bin" 0 100 || bail "cannot change a byte of $bin"
+"$DT_DIR/../tools/flip-byte" "$WORK/bin.img" "$bin" 0 100 || bail "cannot change a byte of $bin"
 disk_boot bin /run/rvshare/tamper.guest "$bin" --version
 grep -E '^(ok|FAIL|#) ' "$WORK/bin.out" | sed 's/^/  /'
 if [ $rc = 0 ] && said bin 'PASS: distro tamper'; then
 	ok "$bin fails with EIO, the rest of the system works"
 else
-	tail -30 "$WORK/bin.out"; not_ok "a changed byte under $bin (status $rc)"
+	tail -30 "$WORK/bin.out"; fail "a changed byte under $bin (status $rc)"
 fi
 finish distro-tamper

@@ -1,22 +1,94 @@
-# Shared helpers for the package-level shell tests (sourced by bash): loud
-# failures, running a command and checking its exit status and message,
+# The one harness of the shell tests (sourced by bash): tests/signer,
+# tests/plugin, tests/unit, tests/fuzz, tests/vm and tests/distro, on the
+# host and in the guests (the VM guest reads it from the host's tree over
+# 9p; the distribution's guest from the share tests/distro/lib.sh fills).
+# Every test says how a check went in the same words:
+#   ok MSG         a check passed
+#   fail MSG       a check failed: the test stops with status 1; after
+#                  keep_going it is counted and the test goes on, so one
+#                  boot reports every check, and finish gives the status
+#   bail MSG       what the rest needs is missing: stop now, status 1
+#   skip REASON    the test cannot run here: stop now, status 77 (ctest's
+#                  SKIP_RETURN_CODE)
+#   finish [NAME]  the count of checks (if any were counted); status 1 if
+#                  any failed, else 0; with NAME, a last line "PASS: NAME"
+#                  or "FAIL: NAME" (what the VM tests' host side looks for)
+#   check, check_fails, check_eq: a command or a comparison as ok or fail
+# Beyond that: running a command and checking its exit status and message,
 # snapshots that prove inputs were left unchanged, building test packages.
 # ctest passes the paths through the environment (see tests/signer).
+# Only bash builtins run while this is sourced: the distribution's guest
+# has little else.
 
 set -u
 TEST=${TEST:-${0##*/}}
-TESTLIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-VERITY_CHECK=$TESTLIB_DIR/verity-check
+case ${BASH_SOURCE[0]} in
+*/*) TESTLIB_DIR=$(cd "${BASH_SOURCE[0]%/*}" && pwd) ;;
+*) TESTLIB_DIR=$PWD ;;
+esac
+# The helper programs several folders share (tests/tools).
+TOOLS_DIR=${TESTLIB_DIR%/lib}/tools
+VERITY_CHECK=$TOOLS_DIR/verity-check
+TESTS_PASSED=0
+TESTS_FAILED=0
+_keep_going=0
 _cleanups=()
 
+ok() {
+	TESTS_PASSED=$((TESTS_PASSED + 1))
+	echo "ok   - $* [${SECONDS}s]"
+}
+
 fail() {
-	echo "FAIL [$TEST]: $*" >&2
+	TESTS_FAILED=$((TESTS_FAILED + 1))
+	echo "FAIL - $* [${SECONDS}s]" >&2
+	[ "$_keep_going" = 1 ] || exit 1
+}
+
+bail() {
+	echo "BAIL - $*" >&2
 	exit 1
 }
 
 skip() {
-	echo "SKIP [$TEST]: $*" >&2
+	echo "SKIP - $*" >&2
 	exit 77
+}
+
+# keep_going: from now on a failed check is counted and the test goes on.
+keep_going() {
+	_keep_going=1
+}
+
+# finish [NAME]: ends the test with the status its checks give.
+finish() {
+	[ $((TESTS_PASSED + TESTS_FAILED)) = 0 ] ||
+		echo "# $TESTS_PASSED passed, $TESTS_FAILED failed"
+	if [ "$TESTS_FAILED" = 0 ]; then
+		[ $# = 0 ] || echo "PASS: $*"
+		exit 0
+	fi
+	[ $# = 0 ] || echo "FAIL: $*"
+	exit 1
+}
+
+# check WHAT COMMAND...: passes when COMMAND succeeds.
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else fail "$what (command: $*)"; fi
+}
+
+# check_fails WHAT COMMAND...: passes when COMMAND fails.
+check_fails() {
+	local what=$1
+	shift
+	if "$@"; then fail "$what (unexpectedly succeeded: $*)"; else ok "$what"; fi
+}
+
+# check_eq WHAT GOT WANT
+check_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else fail "$1: got '$2', want '$3'"; fi
 }
 
 note() {

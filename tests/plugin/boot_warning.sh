@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # The reboot warning (issue 13): Linux checks each fs-verity signature again
 # at the first open after every boot, against a keyring that starts empty, so
 # at the end of a transaction that protected files the plugin warns once when
@@ -40,4 +40,4 @@ new_root unsigned
 run_rpm -i "$PKGS/vt-demo-1.rpm"
 expect_rc 0 "install of an unsigned package"
 expect_no_out "unreadable after reboot" "nothing protected"
-echo "ok: reboot warning given once without a loader, not with one"
+finish "reboot warning given once without a loader, not with one"

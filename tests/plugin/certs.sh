@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # %_fsverity_certs: unreadable or non-certificate files are reported (an
 # error that stops the transaction under enforce, a warning under warn), and
 # a kernel without a .fs-verity keyring is reported as such. Loading into a
@@ -46,4 +46,4 @@ new_root test
 run_rpm -i --test --define "_fsverity_certs $T/none.pem" "$PKGS/signed-1.rpm"
 expect_rc 0 "--test"
 expect_no_out "verity: " "--test"
-echo "PASS: certificate files checked, missing keyring reported"
+finish "certificate files checked, missing keyring reported"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # How the plugin asks for fs-verity, checked with ioctl_shim.so standing in
 # for a verity kernel: a read-only descriptor with no writer left (rpm 4.18
 # still holds its write fd at that point), the package's algorithm, 4096-byte
@@ -105,4 +105,4 @@ export VERITY_SHIM_ERRNO=EEXIST
 new_root eexist
 run_rpm -i --define "_fsverity_policy enforce" "$PKGS/signed-1.rpm"
 expect_rc 0 "EEXIST"
-echo "PASS: read-only fd, no writer, right parameters; enforce/warn on refusals"
+finish "read-only fd, no writer, right parameters; enforce/warn on refusals"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # rpm 4.18 loads verity.so from the build tree and calls each of our hooks
 # through the slot it means: for every "Plugin: calling hook X in verity
 # plugin" that rpm logs, the next line our hooks log must be "verity: hook X".
@@ -29,4 +29,4 @@ END {
 		if (!seen[req[i]]) { print "hook " req[i] " never called"; bad = 1 }
 	exit bad
 }' "$T/out" >"$T/awk.out" || { cat "$T/awk.out" >&2; fail "hook slots do not match"; }
-echo "PASS: all 11 announced hooks ran in their own slot"
+finish "all 11 announced hooks ran in their own slot"

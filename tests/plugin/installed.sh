@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # What `cmake --install` lays down works as installed: verity.so lands in
 # the directory rpm's %{__plugindir} names, and the installed
 # macros.transaction_verity alone (no --define of %__transaction_verity)
@@ -40,4 +40,4 @@ ASAN_OPTIONS=detect_leaks=0 "${VERITY_TEST_RPM:-rpm}" --root "$ROOT" --dbpath /v
 	"$@" -ivv "$PKGS/signed-1.rpm" >"$T/out" 2>&1 || RC=$?
 expect_rc 0 "install with the installed plugin"
 expect_out "Plugin: calling hook init in verity plugin" "installed plugin loaded"
-echo "PASS: installed plugin and macros are picked up by rpm"
+finish "installed plugin and macros are picked up by rpm"

@@ -1,20 +1,19 @@
-# Shared by the plugin test scripts (sourced): where the build tree and the
-# test packages are, how to run rpm with the plugin from the build tree (and
-# with the sanitizer runtime when the build is sanitized), and assertions.
+# Shared by the plugin test scripts (sourced, bash): where the build tree and
+# the test packages are, how to run rpm with the plugin from the build tree
+# (and with the sanitizer runtime when the build is sanitized), and checks of
+# what rpm said. ok, fail and skip are tests/lib/testlib.sh's.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/testlib.sh"
 set -eu
 : "${BUILD:?BUILD must name the build tree}"
 SRC=${SRC:-$(cd "$(dirname "$0")" && pwd)}
 PKGS=${PKGS:-$BUILD/tests/plugin/packages}
-TOOLS=${TOOLS:-$BUILD/tests/plugin}
 SIGNER=$BUILD/signer/rpm-verity
 PLUGIN=$BUILD/plugin/verity.so
-SHIM=$TOOLS/ioctl_shim.so
+SHIM=${SHIM:-$BUILD/tests/plugin/ioctl_shim.so}
+VERITY_TAG_EDIT=${VERITY_TAG_EDIT:-$BUILD/tests/tools/verity-tag-edit}
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/verity-plugin-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*" >&2; exit 77; }
+at_exit "rm -rf '$T'"
 
 # A fresh scratch root with an empty rpmdb, in $ROOT.
 new_root() {
@@ -41,10 +40,10 @@ run_rpm() {
 	[ "${USE_SHIM:-0}" = 1 ] && preload="${VERITY_TEST_PRELOAD:-} $SHIM"
 	RC=0
 	# In sanitized builds: leaks are errors, with full stacks so that the
-	# one rpm leak we know of can be suppressed precisely (lsan.supp).
+	# one rpm leak we know of can be suppressed precisely (tests/tools/lsan.supp).
 	env ${preload:+LD_PRELOAD="$preload"} \
 		ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
-		LSAN_OPTIONS="suppressions=$SRC/lsan.supp:print_suppressions=0" \
+		LSAN_OPTIONS="suppressions=$TOOLS_DIR/lsan.supp:print_suppressions=0" \
 		"${VERITY_TEST_RPM:-rpm}" --root "$ROOT" --dbpath /var/lib/rpm --nodeps --force-debian \
 		--define "__plugindir $BUILD/plugin" \
 		--define "__transaction_verity %{__plugindir}/verity.so" \

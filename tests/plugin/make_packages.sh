@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Test fixture: builds the vt-demo packages the plugin tests install, signs
 # them, and derives broken variants. Output in $PKGS (see lib.sh):
 #   cert.pem key.pem     throwaway RSA-2048 signing pair
@@ -39,7 +39,7 @@ sign_with_fsverity() {
 			base64 -w0 "$PKGS/sig.der"; echo ;;
 		esac
 	done >"$PKGS/sigs.tmp"
-	"$TOOLS/verity-tag-edit" "$1" "$2" --sigs "$PKGS/sigs.tmp" --algo 1
+	"$VERITY_TAG_EDIT" "$1" "$2" --sigs "$PKGS/sigs.tmp" --algo 1
 }
 
 for v in 1 2; do
@@ -51,7 +51,7 @@ for v in 1 2; do
 		sign_with_fsverity "$PKGS/vt-demo-$v.rpm" "$PKGS/signed-$v.rpm"
 	fi
 done
-"$TOOLS/verity-tag-edit" "$PKGS/signed-1.rpm" --dump >"$PKGS/sigs-1.txt"
+"$VERITY_TAG_EDIT" "$PKGS/signed-1.rpm" --dump >"$PKGS/sigs-1.txt"
 grep -q '^MI' "$PKGS/sigs-1.txt" || fail "signed-1.rpm carries no signatures"
 
 # Line of /usr/share/vt-demo/two in header order, for the broken variants.
@@ -59,7 +59,7 @@ two=$(rpm -qp --qf '[%{FILENAMES}\n]' "$PKGS/signed-1.rpm" | grep -n '/two$' | c
 variant() { # NAME SED-EXPR [extra tag-edit options]
 	name=$1 expr=$2; shift 2
 	sed "$expr" "$PKGS/sigs-1.txt" >"$PKGS/$name.txt"
-	"$TOOLS/verity-tag-edit" "$PKGS/signed-1.rpm" "$PKGS/$name.rpm" --sigs "$PKGS/$name.txt" "$@"
+	"$VERITY_TAG_EDIT" "$PKGS/signed-1.rpm" "$PKGS/$name.rpm" --sigs "$PKGS/$name.txt" "$@"
 }
 variant bad-base64 "${two}s/.*/@@not*base64@@/"
 # The first 100 bytes of the DER: a SEQUENCE whose length runs past the end.

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # The plugin can be turned off: rpm --noplugins, and %__transaction_verity
 # defined as %{nil}, keep rpm from calling any verity hook.
 . "$(dirname "$0")/lib.sh"
@@ -18,4 +18,4 @@ expect_no_out "calling hook .* in verity plugin|verity: " "%{nil}"
 new_root on
 run_rpm -i --define "_fsverity_policy enforce" "$PKGS/vt-demo-1.rpm"
 expect_rc 1 "plugin on"
-echo "PASS: --noplugins and %{nil} turn the plugin off"
+finish "--noplugins and %{nil} turn the plugin off"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # %_fsverity_policy: unsigned packages and malformed signature entries are
 # refused under enforce (rpm fails, no file reaches its final name), are
 # warnings under warn (the install goes on), and are ignored under off.
@@ -6,8 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 
 TWO=/usr/share/vt-demo/two
-# case PACKAGE MESSAGE-REGEX
-check() {
+# policy_case PACKAGE MESSAGE-REGEX
+policy_case() {
 	pkg=$1 msg=$2
 	new_root "enforce-$pkg"
 	run_rpm -i --define "_fsverity_policy enforce" "$PKGS/$pkg.rpm"
@@ -31,16 +31,16 @@ check() {
 	[ -z "$(verity_lines)" ] || { show; fail "off $pkg: the plugin spoke"; }
 }
 
-check vt-demo-1 "verity: vt-demo-1-1.noarch: package has no fs-verity signatures"
-check bad-base64 "verity: $TWO: malformed signature: not valid base64"
-check truncated "verity: $TWO: malformed signature: truncated or not DER"
-check notpkcs7 "verity: $TWO: malformed signature: not a PKCS#7 signature"
-check unsigned-two "verity: $TWO: no fs-verity signature for this file in the package"
-check algo99 "verity: vt-demo-1-1.noarch: unknown fs-verity hash algorithm \(99\)"
-check count "verity: vt-demo-1-1.noarch: the package has a different number of fs-verity signatures than files"
+policy_case vt-demo-1 "verity: vt-demo-1-1.noarch: package has no fs-verity signatures"
+policy_case bad-base64 "verity: $TWO: malformed signature: not valid base64"
+policy_case truncated "verity: $TWO: malformed signature: truncated or not DER"
+policy_case notpkcs7 "verity: $TWO: malformed signature: not a PKCS#7 signature"
+policy_case unsigned-two "verity: $TWO: no fs-verity signature for this file in the package"
+policy_case algo99 "verity: vt-demo-1-1.noarch: unknown fs-verity hash algorithm \(99\)"
+policy_case count "verity: vt-demo-1-1.noarch: the package has a different number of fs-verity signatures than files"
 
 new_root bogus
 run_rpm -i --define "_fsverity_policy bogus" "$PKGS/signed-1.rpm"
 expect_rc 1 "unknown policy"
 expect_out 'verity: %_fsverity_policy is "bogus"; it must be enforce, warn or off' "unknown policy"
-echo "PASS: enforce refuses, warn warns, off is silent"
+finish "enforce refuses, warn warns, off is silent"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # On a filesystem without fs-verity (this machine's; the test skips where
 # the filesystem has it), signed packages install, the plugin says so once
 # per filesystem rather than once per file, and
@@ -31,4 +31,4 @@ expect_rc 1 "require_fs_support"
 expect_out "^error: $UNSUPPORTED.*refused by %_fsverity_require_fs_support" "require_fs_support"
 left=$(find "$ROOT" -path "$ROOT/var" -prune -o -type f -print)
 [ -z "$left" ] || fail "failed install left files behind: $left"
-echo "PASS: one report per filesystem; require_fs_support refuses cleanly"
+finish "one report per filesystem; require_fs_support refuses cleanly"

@@ -22,4 +22,4 @@ p=$(copy_pkg kinds-zstd "$SCRATCH/u")
 before=$(state "$SCRATCH/u")
 expect_fail "--algo md5" "md5" "$RPMVERITY" sign --key "$KEY" --cert "$CERT" --algo md5 "$p"
 same_state "--algo md5" "$SCRATCH/u" "$before"
-echo "PASS"
+finish "$TEST"

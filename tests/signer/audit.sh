@@ -178,4 +178,4 @@ expect_fail "no certificate at all" "no certificate" \
 expect_fail "an unknown option" "unknown option" \
 	"$RPMVERITY" audit --frobnicate
 [ "$RC" = 2 ] || fail "usage error: exit $RC, want 2"
-echo "PASS [$TEST]"
+finish "$TEST"

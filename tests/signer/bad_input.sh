@@ -107,4 +107,4 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 fi
 same_state "after the key errors" "$d" "$before"
 [ -z "$strip_failed" ] || fail "strip did not refuse these damaged packages:$strip_failed"
-echo "PASS"
+finish "$TEST"

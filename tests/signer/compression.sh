@@ -12,4 +12,4 @@ for c in gzip bzip2 xz lzma zstd none; do
 	[ "$(ls -A "$SCRATCH/$c")" = "kinds-$c.rpm" ] || fail "leftover files after signing in place: $(ls -A "$SCRATCH/$c")"
 	check_signed "$p" "$CERT" --key "$KEY"
 done
-echo "PASS"
+finish "$TEST"

@@ -16,4 +16,4 @@ note "signing took $((t2 - t1)) s"
 [ "$(entries "$p" | grep -c .)" = $n ] || fail "expected $n non-empty entries"
 check_signed "$p" "$CERT" --key "$KEY" --sample 200
 note "checks took $(($(date +%s) - t2)) s"
-echo "PASS"
+finish "$TEST"

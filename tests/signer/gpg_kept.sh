@@ -29,4 +29,4 @@ key p256
 expect_ok "rpm-verity sign over rpmsign's" "$RPMVERITY" sign --key "$KEY" --cert "$CERT" "$p"
 expect_ok "rpm -K" rpm_K "$p"
 check_signed "$p" "$CERT"
-echo "PASS"
+finish "$TEST"

@@ -62,4 +62,4 @@ before=$(state "$SCRATCH/none")
 mkdir "$SCRATCH/emptyhome"
 expect_fail "no key configured" "key" env HOME="$SCRATCH/emptyhome" "$RPMVERITY" sign "$p"
 same_state "no key configured" "$SCRATCH/none" "$before"
-echo "PASS"
+finish "$TEST"

@@ -39,4 +39,4 @@ for pkg in many kinds; do
 	note "$pkg: $kills kills landed, $originals left the original"
 	[ $kills -ge 3 ] || fail "$pkg: too few kills landed during signing ($kills)"
 done
-echo "PASS"
+finish "$TEST"

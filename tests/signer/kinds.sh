@@ -36,4 +36,4 @@ done
 note "main header and payload untouched: rpm -K and the payload are as before"
 expect_ok "rpm -K on the signed package" rpm -K --nosignature "$out"
 cmp <(tail -c 100000 "$in") <(tail -c 100000 "$out") || fail "payload changed by signing"
-echo "PASS"
+finish "$TEST"

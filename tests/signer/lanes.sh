@@ -42,4 +42,4 @@ for j in 1 2 8; do
 done
 same_state "after the failed runs" "$SCRATCH/in" "$before"
 [ -z "$(ls -A "$SCRATCH/out" | grep -v '^m[0-9]*$')" ] || fail "temporary files left: $(ls -A "$SCRATCH/out")"
-echo "PASS"
+finish "$TEST"

@@ -12,4 +12,4 @@ cmp -s "$p1" "$p2" || fail "-j 1 and -j 2 produce different packages"
 n=$(entries "$p1" | grep -c .)
 [ "$n" = 2000 ] || fail "expected 2,000 non-empty entries, got $n"
 check_signed "$p1" "$CERT" --key "$KEY" --sample 300
-echo "PASS"
+finish "$TEST"

@@ -17,7 +17,7 @@
 #include <rpm/rpmtag.h>
 #include <stdatomic.h>
 
-#include "../unit/check.h"
+#include "../lib/check.h"
 #include "package.h"
 #include "payload_digests.h"
 

@@ -36,4 +36,4 @@ key p256
 up=$(copy_pkg plain "$SCRATCH/up256")
 expect_ok "rpmsign --signverity (P-256)" rpmsign_verity "$up" "$KEY" "$CERT"
 expect_ok "rpm-verity verify on rpmsign's P-256 package" "$RPMVERITY" verify --cert "$CERT" "$up"
-echo "PASS"
+finish "$TEST"

@@ -69,4 +69,4 @@ expect_fail "sign -o a too small filesystem" "small.*(space|full)|(space|full).*
 	"$RPMVERITY" sign --key "$KEY" --cert "$CERT" -o "$SCRATCH/small" "$src"
 same_state "full filesystem, -o" "$SCRATCH/src" "$before_src"
 [ -z "$(ls -A "$SCRATCH/small")" ] || fail "left in the full output directory: $(ls -A "$SCRATCH/small")"
-echo "PASS"
+finish "$TEST"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # rpm-verity-load-certs on the host, where it must never touch the host's
 # keyrings: only what it decides before the kernel is asked. --print-config
 # takes %_fsverity_certs (under --root), then the drop-in directory's *.pem,
@@ -6,11 +6,11 @@
 # input (a missing file, a file with no certificate, a name with a space,
 # nothing configured, an unknown option) fails with the file and the reason,
 # before any keyring is looked at.
+. "$(dirname "$0")/../lib/testlib.sh"
 set -eu
 L=${1:?usage: load_certs_cli.sh LOADER}
 T=$(mktemp -d "${TMPDIR:-/tmp}/load-certs-cli.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+at_exit "rm -rf '$T'"
 
 mkdir -p "$T/root/etc/pki/rpm-verity" "$T/root/vendor" "$T/home"
 for f in b.pem a.der c.crt; do : >"$T/root/etc/pki/rpm-verity/$f"; done
@@ -49,4 +49,4 @@ rc=0
 "$L" --bogus >/dev/null 2>&1 || rc=$?
 [ $rc = 2 ] || fail "unknown option: exit $rc, want 2"
 "$L" --help | grep -q -- '--print-config' || fail "--help"
-echo "ok: rpm-verity-load-certs configuration and bad input"
+finish "rpm-verity-load-certs configuration and bad input"

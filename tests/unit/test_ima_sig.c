@@ -2,7 +2,7 @@
 /* Unit tests for common/ima_sig.c: the IMA sigv3 value and its hex form. */
 #include <string.h>
 
-#include "check.h"
+#include "../lib/check.h"
 #include "hex.h"
 #include "ima_sig.h"
 

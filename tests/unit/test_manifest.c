@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "check.h"
+#include "../lib/check.h"
 #include "ima_sig.h"
 #include "manifest.h"
 #include "sigfile.h"

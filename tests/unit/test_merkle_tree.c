@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "../lib/check.h"
 #include "merkle_tree.h"
 
 #define PATTERN	(1024 * 1024 + 7)	/* content repeats with this period */

@@ -2,7 +2,7 @@
 /* Unit tests for common/verity_format.c: the layouts signer and plugin share. */
 #include <string.h>
 
-#include "check.h"
+#include "../lib/check.h"
 #include "verity_format.h"
 
 static void test_algorithms(void)

@@ -13,13 +13,14 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for QEMU and mkfs" >&2; exit 77; }
-command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: no qemu-system-x86_64" >&2; exit 77; }
+. "$here/../lib/testlib.sh"
+keep_going
+[ "$(id -u)" = 0 ] || skip "needs root for QEMU and mkfs"
+command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/boot-certs.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+at_exit "rm -rf '$work'"
 export RPMVERITY_SCRATCH_IMG=$work/disk.img RPMVERITY_SCRATCH_SIZE=1G
 export RPMVERITY_VM_TIMEOUT=${RPMVERITY_VM_TIMEOUT:-300}
-failed=0
 for phase in install noloader loader; do
 	echo "# boot: $phase"
 	"$top/vm/run" "$here/boot-certs-guest.sh" $phase >"$work/$phase.out" 2>&1
@@ -27,10 +28,8 @@ for phase in install noloader loader; do
 	grep -E '^(ok|FAIL|BAIL|#) |rpm-verity-load-certs: ' "$work/$phase.out" | sed 's/^/  /'
 	if [ $rc != 0 ]; then
 		tail -40 "$work/$phase.out"
-		echo "FAIL: boot $phase ended with status $rc"
-		failed=1
-		[ $phase = install ] && exit 1
+		[ $phase = install ] && bail "boot $phase ended with status $rc"
+		fail "boot $phase ended with status $rc"
 	fi
 done
-[ $failed = 0 ] && echo "PASS: boot-certs" || echo "FAIL: boot-certs"
-exit $failed
+finish boot-certs

@@ -13,22 +13,20 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for QEMU and mkfs" >&2; exit 77; }
-command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: no qemu-system-x86_64" >&2; exit 77; }
-command -v dracut >/dev/null || { echo "SKIP: no dracut (dracut-core)" >&2; exit 77; }
+. "$here/../lib/testlib.sh"
+keep_going
+[ "$(id -u)" = 0 ] || skip "needs root for QEMU and mkfs"
+command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
+command -v dracut >/dev/null || skip "no dracut (dracut-core)"
 build=${RPMVERITY_BUILD:?RPMVERITY_BUILD must name the build tree}
 pkgs=${RPMVERITY_PACKAGES:?RPMVERITY_PACKAGES must name make-packages.sh output}
 loader=$build/boot/rpm-verity-load-certs
 cert=$pkgs/trusted/cert.pem
-[ -x "$loader" ] || { echo "FAIL: $loader not built" >&2; exit 1; }
+[ -x "$loader" ] || bail "$loader not built"
 kver=6.1.192
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/boot-signed-root.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failed=0
-ok() { echo "ok   - $*"; }
-not_ok() { echo "FAIL - $*"; failed=1; }
-bail() { echo "BAIL - $*"; exit 1; }
+at_exit "rm -rf '$work'"
 
 echo "# the signed root package"
 rpmbuild -bb --quiet --nodeps -D "_topdir $work/top" -D "disk_init $top/vm/disk-init" \
@@ -57,7 +55,7 @@ mkinitrd() { # OUT MODULES...
 mkinitrd "$work/initrd-certs.img" base rootfs-block rpm-verity
 mkinitrd "$work/initrd-plain.img" base rootfs-block
 lsinitrd "$work/initrd-certs.img" 2>/dev/null | grep -q 'usr/sbin/rpm-verity-load-certs' ||
-	not_ok "the module's initramfs holds no rpm-verity-load-certs"
+	fail "the module's initramfs holds no rpm-verity-load-certs"
 
 echo "# boot 1: install the signed root with the plugin"
 export RPMVERITY_VM_TIMEOUT=${RPMVERITY_VM_TIMEOUT:-300}
@@ -96,13 +94,13 @@ disk_boot certs "$work/initrd-certs.img"
 if [ $rc = 0 ] && said certs SIGNED-ROOT-BOOTED && said certs '^rv-bootroot data'; then
 	ok "signed /init ran through the dracut module's initramfs; the signed data file read"
 else
-	cat "$work/certs.out"; not_ok "boot with the dracut module (status $rc)"
+	cat "$work/certs.out"; fail "boot with the dracut module (status $rc)"
 fi
 line=$(grep -m1 'rpm-verity-load-certs: .* certificate' "$work/certs.out")
 if [ -n "$line" ]; then
 	ok "the loader ran in the initramfs: ${line#*rpm-verity-load-certs: }"
 else
-	not_ok "no report from rpm-verity-load-certs on the console"
+	fail "no report from rpm-verity-load-certs on the console"
 fi
 
 echo "# boot 3: the same root, a dracut initramfs without the module"
@@ -110,10 +108,10 @@ disk_boot plain "$work/initrd-plain.img"
 if [ $rc = 125 ] && ! said plain SIGNED-ROOT-BOOTED; then
 	ok "refused loudly (vm/run status 125): $(grep -m1 -E 'Kernel panic|Required key|error -126|keyring is empty' "$work/plain.out")"
 else
-	cat "$work/plain.out"; not_ok "boot without the certificate: status $rc, want 125 and no init run"
+	cat "$work/plain.out"; fail "boot without the certificate: status $rc, want 125 and no init run"
 fi
 said plain 'fs-verity keyring is empty|Required key not available|error -126' ||
-	not_ok "boot 3: the console does not say the key was missing"
+	fail "boot 3: the console does not say the key was missing"
 
 echo "# boot 4: the same root, no initramfs"
 disk_boot noinitrd ""
@@ -121,7 +119,7 @@ if [ $rc = 125 ] && ! said noinitrd SIGNED-ROOT-BOOTED &&
 	said noinitrd 'Requested init /init failed \(error -126\)'; then
 	ok "kernel refuses the signed /init: $(grep -m1 'Kernel panic' "$work/noinitrd.out")"
 else
-	cat "$work/noinitrd.out"; not_ok "boot without initramfs: status $rc, want 125 with error -126"
+	cat "$work/noinitrd.out"; fail "boot without initramfs: status $rc, want 125 with error -126"
 fi
 
 if [ "${RPMVERITY_TRY_MKINITRAMFS:-1}" = 1 ] && command -v mkinitramfs >/dev/null &&
@@ -145,11 +143,10 @@ if [ "${RPMVERITY_TRY_MKINITRAMFS:-1}" = 1 ] && command -v mkinitramfs >/dev/nul
 			said itools 'rpm-verity-load-certs: 1 certificate from 1 file: 1 added'; then
 			ok "signed /init ran through mkinitramfs' initramfs with the project's hook: $(grep -m1 'rpm-verity-load-certs: ' "$work/itools.out")"
 		else
-			tail -30 "$work/itools.out"; not_ok "boot with the initramfs-tools hook (status $rc)"
+			tail -30 "$work/itools.out"; fail "boot with the initramfs-tools hook (status $rc)"
 		fi
 	else
-		cat "$work/mkinitramfs.log"; not_ok "mkinitramfs for $kver"
+		cat "$work/mkinitramfs.log"; fail "mkinitramfs for $kver"
 	fi
 fi
-[ $failed = 0 ] && echo "PASS: boot-signed-root" || echo "FAIL: boot-signed-root"
-exit $failed
+finish boot-signed-root

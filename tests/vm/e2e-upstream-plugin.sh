@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 need_build
 upstream=/usr/lib/x86_64-linux-gnu/rpm-plugins/fsverity.so
-[ -r "$upstream" ] || { echo "SKIP: $upstream not installed (Debian package rpm)"; exit 77; }
+[ -r "$upstream" ] || skip "$upstream not installed (Debian package rpm)"
 
 mnt=/tmp/e2e-upstream
 mkfs_mount btrfs "$SCRATCH_DEV" "$mnt"

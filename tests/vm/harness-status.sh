@@ -5,36 +5,37 @@
 # instruction-counted clock the benchmarks use boots, on one vCPU.
 set -u
 run=$(cd "$(dirname "$0")/../.." && pwd)/vm/run
-failed=0
+. "$(dirname "$0")/../lib/testlib.sh"
+keep_going
 
 out=$("$run" /bin/sh -c 'echo guest-says-hello; exit 3' 2>&1)
 status=$?
 if [ $status = 3 ] && grep -q guest-says-hello <<<"$out"; then
-	echo "ok   - a guest script exiting 3 makes vm/run exit 3, output streamed"
+	ok "a guest script exiting 3 makes vm/run exit 3, output streamed"
 else
-	echo "FAIL - guest exit 3: vm/run exited $status"; echo "$out" | tail -20; failed=1
+	fail "guest exit 3: vm/run exited $status"; echo "$out" | tail -20
 fi
 
 out=$("$run" /bin/sh -c 'echo c >/proc/sysrq-trigger; sleep 30' 2>&1)
 status=$?
 if [ $status = 125 ] && grep -q 'KERNEL PANIC' <<<"$out"; then
-	echo "ok   - a guest kernel panic makes vm/run exit 125 and say so"
+	ok "a guest kernel panic makes vm/run exit 125 and say so"
 else
-	echo "FAIL - guest panic: vm/run exited $status"; echo "$out" | tail -20; failed=1
+	fail "guest panic: vm/run exited $status"; echo "$out" | tail -20
 fi
 out=$(RPMVERITY_VM_ICOUNT=shift=0 "$run" /bin/sh -c 'echo "cpus=$(nproc)"' 2>&1)
 status=$?
 if [ $status = 0 ] && grep -q 'tcg, icount shift=0' <<<"$out" && grep -q '^cpus=1' <<<"$out"; then
-	echo "ok   - RPMVERITY_VM_ICOUNT boots a one-vCPU TCG guest with -icount"
+	ok "RPMVERITY_VM_ICOUNT boots a one-vCPU TCG guest with -icount"
 else
-	echo "FAIL - icount guest: vm/run exited $status"; echo "$out" | tail -20; failed=1
+	fail "icount guest: vm/run exited $status"; echo "$out" | tail -20
 fi
 
 out=$(RPMVERITY_VM_ICOUNT=shift=0 RPMVERITY_ACCEL=kvm "$run" /bin/true 2>&1)
 status=$?
 if [ $status = 2 ] && grep -q 'needs TCG' <<<"$out"; then
-	echo "ok   - RPMVERITY_VM_ICOUNT with RPMVERITY_ACCEL=kvm is refused with a reason"
+	ok "RPMVERITY_VM_ICOUNT with RPMVERITY_ACCEL=kvm is refused with a reason"
 else
-	echo "FAIL - icount with kvm: vm/run exited $status"; echo "$out" | tail -20; failed=1
+	fail "icount with kvm: vm/run exited $status"; echo "$out" | tail -20
 fi
-exit $failed
+finish

@@ -24,7 +24,7 @@ IPK=${RPMVERITY_IMA_PACKAGES:-}
 [ -r "$IPK/vm-ima-1.rpm" ] || bail "RPMVERITY_IMA_PACKAGES=$IPK: no IMA test packages (tests/vm/make-ima-packages.sh)"
 CERT=$IPK/verity/cert.pem
 ima_so=/usr/lib/x86_64-linux-gnu/rpm-plugins/ima.so
-[ -r "$ima_so" ] || { echo "SKIP: $ima_so not installed (Debian package rpm-common)"; exit 77; }
+[ -r "$ima_so" ] || skip "$ima_so not installed (Debian package rpm-common)"
 case $fs in
 btrfs) magic=0x9123683e ;;
 ext4) magic=0xef53 ;;
@@ -86,8 +86,7 @@ mkfs_mount "$fs" "$SCRATCH_DEV" "$mnt"
 # ima.so gets EOPNOTSUPP, logs it at debug level only, and installs anyway.
 touch "$mnt/.xattr-probe"
 if ! setfattr -n security.rpm-verity-probe -v 1 "$mnt/.xattr-probe" 2>/dev/null; then
-	echo "SKIP: $fs in this kernel cannot store security.* xattrs (ext4 needs CONFIG_EXT4_FS_SECURITY=y)"
-	exit 77
+	skip "$fs in this kernel cannot store security.* xattrs (ext4 needs CONFIG_EXT4_FS_SECURITY=y)"
 fi
 rm -f "$mnt/.xattr-probe"
 new_root "$mnt"

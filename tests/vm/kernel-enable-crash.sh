@@ -12,19 +12,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 guest=$here/kernel-enable-crash-guest.sh
 crashes=${KT_CRASHES:-20}
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for QEMU and mkfs" >&2; exit 77; }
-command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: no qemu-system-x86_64" >&2; exit 77; }
+. "$here/../lib/testlib.sh"
+[ "$(id -u)" = 0 ] || skip "needs root for QEMU and mkfs"
+command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/kernel-enable-crash.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+at_exit "rm -rf '$work'"
 export RPMVERITY_SCRATCH_IMG=$work/disk1.img RPMVERITY_SCRATCH_IMG2=$work/disk2.img
 export RPMVERITY_SCRATCH_SIZE=${RPMVERITY_SCRATCH_SIZE:-2G}
 
 vm() { "$top/vm/run" "$guest" "$@" >"$work/out" 2>&1; }
 
-vm setup || { cat "$work/out"; echo "FAIL: setup boot" >&2; exit 1; }
+vm setup || { cat "$work/out"; fail "setup boot"; }
 enable=$(sed -n 's/.*CRASH-SETUP enable took \([0-9.]*\) s.*/\1/p' "$work/out" | tail -1)
-[ -n "$enable" ] || { cat "$work/out"; echo "FAIL: setup reported no enable time" >&2; exit 1; }
+[ -n "$enable" ] || { cat "$work/out"; fail "setup reported no enable time"; }
 # Kill anywhere from the start of the enable to well after its end (the
 # guest may run slower than during setup; after the end the commit is hit).
 span=$(awk -v t="$enable" 'BEGIN { printf "%.3f", t * 2 + 1 }')
@@ -40,12 +41,11 @@ for ((i = 1; i <= crashes; i++)); do
 	done=$(grep -c CRASH-ENABLE-DONE "$work/out")
 	if [ $rc != 137 ]; then
 		cat "$work/out"
-		echo "FAIL: crash boot $i ended with status $rc instead of being killed" >&2
-		exit 1
+		fail "crash boot $i ended with status $rc instead of being killed"
 	fi
 	seen[$state]=1
 	echo "boot $i: found $state (${items:-?} Merkle items on disk before mount); then killed $delay s into the enable (enable had finished: $([ "$done" = 0 ] && echo no || echo yes))"
 done
-vm final || { cat "$work/out"; echo "FAIL: check after the last crash" >&2; exit 1; }
+vm final || { cat "$work/out"; fail "check after the last crash"; }
 echo "final boot: found $(sed -n 's/.*CRASH-STATE \([a-z]*\).*/\1/p' "$work/out" | tail -1)"
-echo "PASS: kernel-enable-crash ($crashes crashes; states seen: ${!seen[*]})"
+finish "kernel-enable-crash ($crashes crashes; states seen: ${!seen[*]})"

@@ -1,21 +1,12 @@
 # Shared helpers for the kernel-*.sh guest tests of the btrfs fs-verity
 # patches in kernel-patches/: they run as root inside the QEMU guest started
-# by vm/run, which provides SCRATCH_DEV and SCRATCH_DEV2.
+# by vm/run, which provides SCRATCH_DEV and SCRATCH_DEV2. Checks are
+# tests/lib/testlib.sh's: the first failure ends the test.
 
-set -u
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/testlib.sh"
 PY=/usr/bin/python3
 MNT=/tmp/kt-mnt
 MNT2=/tmp/kt-mnt2
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-skip() {
-	echo "SKIP: $*" >&2
-	exit 77
-}
 
 need_guest() {
 	[ "$(id -u)" = 0 ] || skip "needs root (run through vm/run)"

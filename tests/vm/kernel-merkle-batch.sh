@@ -99,7 +99,7 @@ btrfs_check "$SCRATCH_DEV"
 items=258
 max_handles=$((items / 8))
 handles() { # COMMAND...: btrfs_start_transaction calls made by COMMAND
-	"$(dirname "$0")/trace-calls" btrfs_start_transaction -- "$@" >/tmp/kt-trace.out 2>&1
+	"$(dirname "$0")/../tools/trace-calls" btrfs_start_transaction -- "$@" >/tmp/kt-trace.out 2>&1
 	local rc=$?
 	grep -q '^trace-calls: btrfs_start_transaction calls' /tmp/kt-trace.out ||
 		fail "trace-calls: $(cat /tmp/kt-trace.out)"
@@ -143,8 +143,7 @@ umount "$MNT"
 
 if [ "${RPMVERITY_TIMING_CHECKS:-0}" != 1 ]; then
 	echo "speed check skipped (RPMVERITY_TIMING_CHECKS=1 runs it; bench/kernel-enable-bench measures it)"
-	echo "PASS: kernel-merkle-batch"
-	exit 0
+	finish kernel-merkle-batch
 fi
 
 # Speed against ext4, same file, same boot.
@@ -172,4 +171,4 @@ umount "$MNT" "$MNT2"
 btrfs_check "$SCRATCH_DEV"
 awk -v r="$ratio" -v m="$max_ratio" 'BEGIN { exit !(r <= m) }' ||
 	fail "btrfs takes $ratio times as long as ext4 to enable verity (limit $max_ratio)"
-echo "PASS: kernel-merkle-batch"
+finish kernel-merkle-batch

@@ -62,4 +62,4 @@ done
 cmp "$w/part.btrfs" "$w/part.ext4" || fail "partial merkle_tree differs"
 
 umount "$MNT" "$MNT2"
-echo "PASS: kernel-read-metadata"
+finish kernel-read-metadata

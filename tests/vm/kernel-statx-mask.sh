@@ -16,7 +16,7 @@ for m in "$MNT" "$MNT2"; do
 	make_file "$m/verity" 1
 	fsverity enable "$m/verity" || fail "fsverity enable $m/verity"
 done
-KT_DIR=$(cd "$(dirname "$0")" && pwd) $PY - "$MNT" "$MNT2" <<'PYEOF' || fail "statx reports verity wrongly"
+KT_DIR=$(cd "$(dirname "$0")/../tools" && pwd) $PY - "$MNT" "$MNT2" <<'PYEOF' || fail "statx reports verity wrongly"
 import os, sys
 sys.path.insert(0, os.environ["KT_DIR"])
 sys.dont_write_bytecode = True
@@ -36,4 +36,4 @@ for mnt in sys.argv[1:]:
 sys.exit(bad)
 PYEOF
 umount "$MNT" "$MNT2"
-echo "PASS: kernel-statx-mask"
+finish kernel-statx-mask

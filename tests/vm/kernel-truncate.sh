@@ -49,4 +49,4 @@ umount "$MNT" && mount -t btrfs "$SCRATCH_DEV" "$MNT" || fail "remount"
 [ "$(sha256sum <"$f")" = "$before" ] || fail "contents of $f changed after remount"
 [ "$(measured "$f")" = "$digest" ] || fail "digest of $f changed"
 umount "$MNT"
-echo "PASS: kernel-truncate"
+finish kernel-truncate

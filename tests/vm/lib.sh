@@ -1,41 +1,14 @@
-# Shell helpers for the guest-side VM test scripts (sourced, bash): checks that
-# count and report, scratch filesystems, cache dropping, kernel-log checks.
-# A script calls `finish` at the end; it exits 1 if any check failed.
+# Shell helpers for the guest-side VM test scripts (sourced, bash): scratch
+# filesystems, cache dropping, kernel-log checks, installing with the plugin.
+# Checks are tests/lib/testlib.sh's, kept going: every check of a boot is
+# reported, and a script calls `finish` at the end, which exits 1 if any
+# failed.
 
-set -uo pipefail
 VMT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-VMT_FAILED=0
-VMT_PASSED=0
-export PATH=$VMT_DIR:$PATH
-
-ok() { VMT_PASSED=$((VMT_PASSED + 1)); echo "ok   - $* [${SECONDS}s]"; }
-not_ok() { VMT_FAILED=$((VMT_FAILED + 1)); echo "FAIL - $* [${SECONDS}s]"; }
-
-# check DESCRIPTION COMMAND...: passes when COMMAND succeeds.
-check() {
-	local what=$1; shift
-	if "$@"; then ok "$what"; else not_ok "$what (command: $*)"; fi
-}
-
-# check_fails DESCRIPTION COMMAND...: passes when COMMAND fails.
-check_fails() {
-	local what=$1; shift
-	if "$@"; then not_ok "$what (unexpectedly succeeded: $*)"; else ok "$what"; fi
-}
-
-# check_eq DESCRIPTION GOT WANT
-check_eq() {
-	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1: got '$2', want '$3'"; fi
-}
-
-# Stops the script now (a precondition failed, nothing below makes sense).
-bail() { echo "BAIL - $*"; exit 1; }
-
-finish() {
-	echo "# $VMT_PASSED passed, $VMT_FAILED failed"
-	[ "$VMT_FAILED" = 0 ] || exit 1
-	exit 0
-}
+. "$VMT_DIR/../lib/testlib.sh"
+set -uo pipefail
+keep_going
+export PATH=$TOOLS_DIR:$VMT_DIR:$PATH
 
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
@@ -79,12 +52,12 @@ digest_of() { fsverity digest "$@" | cut -d' ' -f1; }
 measured() { fsverity measure "$1" | cut -d' ' -f1; }
 
 # has_verity FILE: statx reports STATX_ATTR_VERITY.
-has_verity() { "$VMT_DIR/statx-verity" "$1"; }
+has_verity() { "$TOOLS_DIR/statx-verity" "$1"; }
 
 # --- installing test packages with the plugin from the build tree ---
 # RPMVERITY_BUILD: the build tree; RPMVERITY_PACKAGES: make-packages.sh output;
 # RPMVERITY_RPM: what installs with the plugin (default rpm; in sanitized
-# builds tests/plugin's rpm-driver, since libasan cannot be preloaded into rpm).
+# builds tests/tools' rpm-driver, since libasan cannot be preloaded into rpm).
 BUILD=${RPMVERITY_BUILD:-}
 PKGS=${RPMVERITY_PACKAGES:-}
 
@@ -117,7 +90,7 @@ rpmv() {
 	local rc=$?
 	sed 's/^/  rpm: /' "$RPM_OUT"
 	if grep -qE 'ERROR: (Address|Undefined)Sanitizer|runtime error:' "$RPM_OUT"; then
-		not_ok "sanitizer report while running rpm $*"
+		fail "sanitizer report while running rpm $*"
 	fi
 	return $rc
 }

@@ -55,7 +55,7 @@ sign untrusted "$out/vm-other-1.rpm"
 # PKCS#7 outer shape. badsig: the SignedData SEQUENCE tag (byte 19, after the
 # ContentInfo, OID and [0] headers) made a SET; swapsig: each file gets the
 # next file's signature, valid but for other contents.
-tagedit=$build/tests/plugin/verity-tag-edit
+tagedit=$build/tests/tools/verity-tag-edit
 "$tagedit" "$out/vm-demo-1.rpm" --dump >"$out/top/sigs.txt"
 python3 - "$out/top" <<'PY'
 import base64, sys

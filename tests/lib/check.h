@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The few lines of test harness our C unit tests need. */
+/*
+ * The few lines of test harness the C tests need (tests/unit and
+ * tests/signer's payload-faults); the shell tests' is testlib.sh beside it.
+ */
 #ifndef RPMVERITY_CHECK_H
 #define RPMVERITY_CHECK_H
 
@@ -17,6 +20,16 @@ static int check_count;
 		check_failures++;					\
 	}								\
 } while (0)
+
+/*
+ * The test cannot run here: say why, and give main the status that means
+ * so (ctest's SKIP_RETURN_CODE, as tests/lib/testlib.sh's skip).
+ */
+static inline int check_skip(const char *why)
+{
+	printf("SKIP - %s\n", why);
+	return 77;
+}
 
 /* Print "N passed, M failed" and return the exit status. */
 static inline int check_report(void)

@@ -6,7 +6,8 @@
  * sanitized, and preloading libasan into it (or into any program using
  * librpm's CLI) hangs in textdomain() during rpmcliInit, so a sanitized
  * verity.so can only be loaded by a program that links ASan itself.
- * lib.sh uses this instead of /usr/bin/rpm when the build is sanitized.
+ * tests/plugin/lib.sh and tests/vm/lib.sh use this instead of /usr/bin/rpm
+ * when the build is sanitized.
  */
 #include <popt.h>
 #include <stdio.h>
