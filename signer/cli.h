@@ -45,9 +45,9 @@ extern struct poptOption key_option_table[];
  * Load the key (a PEM file or a pkcs11: URI) and certificate from --key,
  * --cert and --pass-file, defaulting to %_file_signing_key,
  * %_file_signing_cert and %_file_signing_key_password. Reports and returns
- * -1 on failure.
+ * NULL on failure.
  */
-int load_key_options(struct signing_key *key);
+struct signing_key *load_key_options(void);
 void free_key_options(void);
 
 /* The first line of @path, for --pass-file; NULL (reported) if unreadable. */

@@ -75,14 +75,13 @@ void free_key_options(void)
 	keyopt = certopt = passfile = NULL;
 }
 
-int load_key_options(struct signing_key *key)
+struct signing_key *load_key_options(void)
 {
 	char *keypath = option_or_macro(keyopt, "%{?_file_signing_key}");
 	char *certpath = option_or_macro(certopt, "%{?_file_signing_cert}");
 	char *pass = NULL, *err = NULL;
-	int rc = -1;
+	struct signing_key *key = NULL;
 
-	memset(key, 0, sizeof(*key));
 	if (!keypath || !certpath) {
 		report(rstrdup("no signing key or certificate: give --key and --cert, or set %_file_signing_key and %_file_signing_cert"));
 		goto out;
@@ -94,8 +93,8 @@ int load_key_options(struct signing_key *key)
 	} else {
 		pass = option_or_macro(NULL, "%{?_file_signing_key_password}");
 	}
-	rc = signing_key_load(key, keypath, certpath, pass, &err);
-	if (rc)
+	key = signing_key_load(keypath, certpath, pass, &err);
+	if (!key)
 		report(err);
 out:
 	if (pass)
@@ -103,7 +102,7 @@ out:
 	free(pass);
 	free(keypath);
 	free(certpath);
-	return rc;
+	return key;
 }
 
 const struct verity_hash_alg *alg_option(const char *algoopt)

@@ -54,18 +54,21 @@ static int sign_file(void *ctx, int index, const uint8_t *digest, char **err)
 {
 	struct sign_job *job = ctx;
 	uint8_t *der = NULL;
-	int len = signing_key_sign(job->key, job->alg, digest, &der);
+	char *why = NULL;
+	int len = signing_key_sign(job->key, job->alg, digest, &der, &why);
 
 	if (len < 0) {
-		*err = file_msg(job->pkg->path, job->files, index,
-				"signing failed");
+		*err = file_msg(job->pkg->path, job->files, index, "%s", why);
+		free(why);
 		return -1;
 	}
 	job->sigs[index] = verity_tag_entry(der, (size_t)len);
 	OPENSSL_free(der);
-	if (job->ima && ima_sigs_sign(job->ima, (uint32_t)index, digest) != 0) {
+	if (job->ima &&
+	    ima_sigs_sign(job->ima, (uint32_t)index, digest, &why) != 0) {
 		*err = file_msg(job->pkg->path, job->files, index,
-				"IMA signing failed");
+				"IMA signature: %s", why);
+		free(why);
 		return -1;
 	}
 	return 0;
@@ -160,7 +163,7 @@ int cmd_sign(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext("rpm-verity sign", argc, argv, opts, 0);
-	struct signing_key key = { 0 };
+	struct signing_key *key = NULL;
 	struct ima_key imakey = { 0 };
 	const struct verity_hash_alg *alg;
 	int with_ima = 0;
@@ -174,19 +177,19 @@ int cmd_sign(int argc, const char **argv)
 	rc = 1;
 	alg = alg_option(algoopt);
 	if (!alg || (outdir && !is_writable_dir(outdir)) ||
-	    load_key_options(&key) != 0 ||
+	    !(key = load_key_options()) ||
 	    (with_ima = load_ima_options(&imakey)) < 0)
 		goto out;
 	for (; *pkgs; pkgs++) {
 		char *dest = output_path(outdir, *pkgs);
 
-		failed |= sign_package(*pkgs, dest, &key, alg,
+		failed |= sign_package(*pkgs, dest, key, alg,
 				       with_ima ? &imakey : NULL, jobs) != 0;
 		free(dest);
 	}
 	rc = failed;
 out:
-	signing_key_free(&key);
+	signing_key_free(key);
 	ima_key_free(&imakey);
 	free_key_options();
 	free_ima_options();

@@ -32,6 +32,7 @@ struct work {
 };
 
 struct signer {
+	const char *name;	/* the manifest, for messages */
 	const struct signing_key *key;
 	const struct ima_key *ima;	/* NULL without --ima-key */
 	struct manifest_package *pkgs;
@@ -40,7 +41,22 @@ struct signer {
 	size_t nwork;
 	atomic_size_t next, done;
 	atomic_int failed;
+	char *err;		/* why, set by the first worker to fail */
 };
+
+/* Keep the first failure's reason, naming the manifest entry. */
+static void sign_failed(struct signer *s, const struct manifest_package *p,
+			uint32_t index, const char *what, char *why)
+{
+	char *msg = NULL;
+
+	if (atomic_exchange(&s->failed, 1) == 0) {
+		rasprintf(&msg, "%s: package %s: file %u: %s%s", s->name,
+			  p->nevra, index, what, why ? why : "out of memory");
+		s->err = msg;
+	}
+	free(why);
+}
 
 static void *sign_worker(void *arg)
 {
@@ -51,15 +67,18 @@ static void *sign_worker(void *arg)
 		struct manifest_package *p = &s->pkgs[s->work[i].pkg];
 		uint32_t index = s->work[i].index;
 		uint8_t *der = NULL;
+		char *why = NULL;
 		int len = signing_key_sign(s->key, p->alg,
-					   manifest_digest(p, index), &der);
+					   manifest_digest(p, index), &der,
+					   &why);
 
 		if (len < 0 || !(p->sigs[index] = sigfile_encode(der, (size_t)len)))
-			s->failed = 1;
+			sign_failed(s, p, index, "", why);
 		else if (s->ima &&
-			 !(p->ima[index] = ima_sign_hex(&s->ima->key, s->ima->keyid,
-							p->alg, manifest_digest(p, index))))
-			s->failed = 1;
+			 !(p->ima[index] = ima_sign_hex(s->ima->key, s->ima->keyid,
+							p->alg, manifest_digest(p, index),
+							&why)))
+			sign_failed(s, p, index, "IMA signature: ", why);
 		OPENSSL_free(der);
 		atomic_fetch_add(&s->done, 1);
 	}
@@ -216,7 +235,7 @@ int cmd_sign_digests(int argc, const char **argv)
 	poptContext ctx = poptGetContext("rpm-verity sign-digests", argc, argv,
 					 opts, 0);
 	struct signer s = { 0 };
-	struct signing_key key = { 0 };
+	struct signing_key *key = NULL;
 	struct ima_key imakey = { 0 };
 	struct output_file out = { 0 };
 	const char **args, *name = "stdin";
@@ -245,16 +264,18 @@ int cmd_sign_digests(int argc, const char **argv)
 		}
 	}
 	/* The keys first: a wrong PIN is found before a long read. */
-	if (load_key_options(&key) != 0 ||
+	if (!(key = load_key_options()) ||
 	    (with_ima = load_ima_options(&imakey)) < 0)
 		goto out;
-	s.key = &key;
+	s.name = name;
+	s.key = key;
 	s.ima = with_ima ? &imakey : NULL;
 	if (read_manifest(in, name, &s, &files) != 0)
 		goto out;
 	if (sign_all(&s, jobs, files) != 0) {
-		report(rstrscat(NULL, key.name, s.ima ? " or " : "",
-				s.ima ? imakey.key.name : "", ": signing failed", NULL));
+		report(s.err ? s.err : rstrscat(NULL, name, ": out of memory",
+						NULL));
+		s.err = NULL;
 		goto out;
 	}
 	if (output_open(&out, outpath) != 0)
@@ -271,11 +292,12 @@ int cmd_sign_digests(int argc, const char **argv)
 	fprintf(stderr, "rpm-verity sign-digests: signed %zu packages, %zu of %zu files (%zu signatures made), %s, with %s key %s\n",
 		s.npkgs, sigs, files, s.nwork,
 		s.npkgs && s.pkgs[0].alg ? s.pkgs[0].alg->name : "sha256",
-		signing_key_type(&key, keytype, sizeof(keytype)), key.name);
+		signing_key_type(key, keytype, sizeof(keytype)),
+		signing_key_name(key));
 	if (s.ima)
 		fprintf(stderr, "rpm-verity sign-digests: and IMA sigv3 signatures of the same files, with %s key %s (key id %08x)\n",
-			signing_key_type(&imakey.key, imatype, sizeof(imatype)),
-			imakey.key.name, imakey.keyid);
+			signing_key_type(imakey.key, imatype, sizeof(imatype)),
+			signing_key_name(imakey.key), imakey.keyid);
 	rc = 0;
 out:
 	if (in && in != stdin)
@@ -284,7 +306,7 @@ out:
 		manifest_package_free(&s.pkgs[i]);
 	free(s.pkgs);
 	free(s.work);
-	signing_key_free(&key);
+	signing_key_free(key);
 	ima_key_free(&imakey);
 	free_key_options();
 	free_ima_options();

@@ -51,15 +51,14 @@ static unsigned int file_id_hash(const struct verity_hash_alg *alg,
 	return len;
 }
 
-/* A context for signing or verifying with @pkey as the kernel expects. */
-static EVP_PKEY_CTX *pkey_ctx(EVP_PKEY *pkey, const struct verity_hash_alg *alg,
-			      int verify)
+/* A context for checking a signature by @pkey as the kernel does. */
+static EVP_PKEY_CTX *verify_ctx(EVP_PKEY *pkey,
+				const struct verity_hash_alg *alg)
 {
 	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(pkey, NULL);
 	const EVP_MD *md = EVP_get_digestbyname(alg->name);
 
-	if (!ctx || !md ||
-	    (verify ? EVP_PKEY_verify_init(ctx) : EVP_PKEY_sign_init(ctx)) <= 0 ||
+	if (!ctx || !md || EVP_PKEY_verify_init(ctx) <= 0 ||
 	    EVP_PKEY_CTX_set_signature_md(ctx, md) <= 0 ||
 	    (EVP_PKEY_get_base_id(pkey) == EVP_PKEY_RSA &&
 	     EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING) <= 0)) {
@@ -72,10 +71,13 @@ static EVP_PKEY_CTX *pkey_ctx(EVP_PKEY *pkey, const struct verity_hash_alg *alg,
 int ima_key_load(struct ima_key *ik, const char *keypath, const char *certpath,
 		 const char *passphrase, char **err)
 {
-	if (signing_key_load(&ik->key, keypath, certpath, passphrase, err) != 0)
+	ik->key = signing_key_load(keypath, certpath, passphrase, err);
+	if (!ik->key)
 		return -1;
-	if (ima_keyid_of_cert(ik->key.cert, certpath, &ik->keyid, err) != 0) {
-		signing_key_free(&ik->key);
+	if (ima_keyid_of_cert(signing_key_cert(ik->key), certpath, &ik->keyid,
+			      err) != 0) {
+		signing_key_free(ik->key);
+		ik->key = NULL;
 		return -1;
 	}
 	return 0;
@@ -83,13 +85,14 @@ int ima_key_load(struct ima_key *ik, const char *keypath, const char *certpath,
 
 void ima_key_free(struct ima_key *ik)
 {
-	signing_key_free(&ik->key);
+	signing_key_free(ik->key);
+	ik->key = NULL;
 }
 
 void ima_sigs_init(struct ima_sigs *ima, const struct ima_key *ik,
 		   const struct verity_hash_alg *alg, uint32_t count)
 {
-	ima->key = &ik->key;
+	ima->key = ik->key;
 	ima->keyid = ik->keyid;
 	ima->alg = alg;
 	ima->count = count;
@@ -105,12 +108,12 @@ void ima_sigs_free(struct ima_sigs *ima)
 }
 
 char *ima_sign_hex(const struct signing_key *key, uint32_t keyid,
-		   const struct verity_hash_alg *alg, const uint8_t *digest)
+		   const struct verity_hash_alg *alg, const uint8_t *digest,
+		   char **err)
 {
 	uint8_t hash[EVP_MAX_MD_SIZE], sig[IMA_SIG_MAX_SIZE];
 	uint8_t value[IMA_VALUE_MAX];
 	unsigned int hlen = file_id_hash(alg, digest, hash);
-	EVP_PKEY_CTX *ctx = pkey_ctx(key->pkey, alg, 0);
 	size_t siglen = sizeof(sig), len = 0;
 	struct ima_sig s = {
 		.type = IMA_VERITY_DIGSIG,
@@ -120,29 +123,31 @@ char *ima_sign_hex(const struct signing_key *key, uint32_t keyid,
 		.sig = sig,
 	};
 	char *hex;
-	int ok;
 
-	/* A key in a token signs one request at a time (signing_key.h). */
-	if (key->lock)
-		pthread_mutex_lock(key->lock);
-	ok = hlen && ctx && EVP_PKEY_sign(ctx, sig, &siglen, hash, hlen) > 0;
-	if (key->lock)
-		pthread_mutex_unlock(key->lock);
-	if (ok && siglen <= IMA_SIG_MAX_SIZE) {
-		s.sig_size = (uint16_t)siglen;
-		len = ima_sig_write(&s, value, sizeof(value));
-	}
-	EVP_PKEY_CTX_free(ctx);
-	ERR_clear_error();
-	if (!len || !(hex = malloc(2 * len + 1)))
+	if (!hlen) {
+		ERR_clear_error();
+		rasprintf(err, "%s: cannot hash the IMA file id with %s",
+			  signing_key_name(key), alg->name);
 		return NULL;
+	}
+	if (signing_key_sign_hash(key, alg, hash, hlen, sig, &siglen, err))
+		return NULL;
+	s.sig_size = (uint16_t)siglen;
+	len = ima_sig_write(&s, value, sizeof(value));
+	if (!len || !(hex = malloc(2 * len + 1))) {
+		rasprintf(err, "%s: cannot make an IMA signature value of a %zu byte signature",
+			  signing_key_name(key), siglen);
+		return NULL;
+	}
 	hex_encode(value, len, hex);
 	return hex;
 }
 
-int ima_sigs_sign(struct ima_sigs *ima, uint32_t index, const uint8_t *digest)
+int ima_sigs_sign(struct ima_sigs *ima, uint32_t index, const uint8_t *digest,
+		  char **err)
 {
-	ima->hex[index] = ima_sign_hex(ima->key, ima->keyid, ima->alg, digest);
+	ima->hex[index] = ima_sign_hex(ima->key, ima->keyid, ima->alg, digest,
+				       err);
 	return ima->hex[index] ? 0 : -1;
 }
 
@@ -180,7 +185,7 @@ int ima_verify_value(X509 *cert, uint32_t keyid,
 	}
 	rc = -1;
 	hlen = file_id_hash(alg, digest, hash);
-	ctx = pkey_ctx(X509_get0_pubkey(cert), alg, 1);
+	ctx = verify_ctx(X509_get0_pubkey(cert), alg);
 	if (!hlen || !ctx)
 		rasprintf(why, "cannot check the IMA signature with this certificate");
 	else if (EVP_PKEY_verify(ctx, s.sig, s.sig_size, hash, hlen) != 1)

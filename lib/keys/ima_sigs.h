@@ -24,7 +24,7 @@ int ima_keyid_of_cert(X509 *cert, const char *certpath, uint32_t *keyid,
 
 /* The IMA signing key, its certificate and the key id derived from it. */
 struct ima_key {
-	struct signing_key key;
+	struct signing_key *key;
 	uint32_t keyid;
 };
 
@@ -53,16 +53,20 @@ void ima_sigs_free(struct ima_sigs *ima);
 /*
  * The security.ima value, in hex as tag 274 holds it, for a file whose
  * fs-verity @digest was made with @alg, signed by @key under @keyid.
- * Thread-safe. malloc'ed, or NULL when signing fails.
+ * Thread-safe. malloc'ed, or NULL with the reason in *@err (as
+ * signing_key_sign_hash() gives it).
  */
 char *ima_sign_hex(const struct signing_key *key, uint32_t keyid,
-		   const struct verity_hash_alg *alg, const uint8_t *digest);
+		   const struct verity_hash_alg *alg, const uint8_t *digest,
+		   char **err);
 
 /*
  * Sign file @index's fs-verity @digest. Safe from several threads for
- * different indexes. Returns 0, or -1 (nothing is set).
+ * different indexes. Returns 0, or -1 with the reason in *@err (nothing
+ * is set).
  */
-int ima_sigs_sign(struct ima_sigs *ima, uint32_t index, const uint8_t *digest);
+int ima_sigs_sign(struct ima_sigs *ima, uint32_t index, const uint8_t *digest,
+		  char **err);
 /* Entry @dst gets @src's signature (hardlinks share content). */
 void ima_sigs_copy(struct ima_sigs *ima, uint32_t dst, uint32_t src);
 

@@ -6,6 +6,7 @@
  */
 #include "sign_template.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/err.h>
@@ -112,11 +113,13 @@ static int build(struct sign_template *t, const struct signing_key *key,
 	struct alg_template *a = &t->alg[alg->id - 1];
 	uint8_t probe[VERITY_MAX_DIGEST_SIZE], *again = NULL;
 	struct verity_sig_parts parts;
+	char *why = NULL;
 	int len, ok;
 
 	for (size_t i = 0; i < sizeof(probe); i++)
 		probe[i] = (uint8_t)(i * 37 + 11);
-	len = signing_key_sign(key, alg, probe, &a->der);
+	len = signing_key_sign(key, alg, probe, &a->der, &why);
+	free(why);
 	if (len <= 0 || !verity_sig_parts(a->der, (size_t)len, &parts) ||
 	    parts.has_attributes ||
 	    !(a->md = EVP_MD_fetch(NULL, alg->name, NULL)))
@@ -151,16 +154,17 @@ void sign_template_free(struct sign_template *t)
 	free(t);
 }
 
-struct sign_template *sign_template_new(const struct signing_key *key)
+struct sign_template *sign_template_new(const struct signing_key *key,
+					EVP_PKEY *pkey)
 {
 	struct sign_template *t;
 
-	if (key->token || EVP_PKEY_get_base_id(key->pkey) != EVP_PKEY_RSA)
+	if (EVP_PKEY_get_base_id(pkey) != EVP_PKEY_RSA)
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	t->pkey = key->pkey;
+	t->pkey = pkey;
 	pthread_mutex_init(&t->lock, NULL);
 	for (unsigned int id = 1; id <= NALGS; id++) {
 		if (build(t, key, verity_hash_alg_by_id(id)) != 0) {

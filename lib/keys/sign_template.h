@@ -19,11 +19,13 @@
 struct sign_template;
 
 /*
- * A template for @key (an RSA key in memory: not a token, whose signing
- * goes through its engine), or NULL when there is none to be had; the
- * caller then signs with PKCS7_sign().
+ * A template for @key, whose private key @pkey is RSA in memory (a token's
+ * key signs through its module, one request at a time, and gains nothing),
+ * or NULL when there is none to be had; the caller then signs with
+ * PKCS7_sign(). For signing_key.c alone.
  */
-struct sign_template *sign_template_new(const struct signing_key *key);
+struct sign_template *sign_template_new(const struct signing_key *key,
+					EVP_PKEY *pkey);
 void sign_template_free(struct sign_template *t);
 
 /* As signing_key_sign(); safe from several threads at once. */

@@ -10,6 +10,7 @@
 #include "sign_template.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,17 @@
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/pkcs7.h>
+#include <openssl/rsa.h>
 #include <rpm/rpmstring.h>
+
+struct signing_key {
+	EVP_PKEY *pkey;
+	X509 *cert;
+	char *name;		/* the file, or the URI without its PIN */
+	struct pkcs11_key *token;	/* set when the key is in a token */
+	pthread_mutex_t *lock;	/* token sessions are signed through one at a time */
+	struct sign_template *tmpl;	/* RSA in memory: the fast way (sign_template.h) */
+};
 
 /* Signatures carry no certificates: the caller's are the only candidates. */
 #define SIGNER_FLAGS (PKCS7_NOVERIFY | PKCS7_BINARY | PKCS7_NOINTERN | \
@@ -33,6 +44,32 @@ static const char *ssl_reason(void)
 	const char *r = e ? ERR_reason_error_string(e) : NULL;
 
 	return r ? r : "unknown OpenSSL error";
+}
+
+/*
+ * Why a signature failed, as "KEY: cannot sign: " and every error this
+ * thread's OpenSSL queue holds (libp11 queues the token's there too: a
+ * dropped session, a key gone from the token), oldest first; the queue is
+ * left empty. Without it the user could not tell a token that went away
+ * from a key OpenSSL refuses.
+ */
+static void sign_failure(const struct signing_key *key, const char *what,
+			 char **err)
+{
+	char *reasons = NULL, buf[256];
+	const char *data;
+	unsigned long e;
+	int flags;
+
+	while ((e = ERR_get_error_all(NULL, NULL, NULL, &data, &flags))) {
+		ERR_error_string_n(e, buf, sizeof(buf));
+		reasons = rstrscat(&reasons, reasons ? "; " : "", buf, NULL);
+		if ((flags & ERR_TXT_STRING) && data && *data)
+			reasons = rstrscat(&reasons, " (", data, ")", NULL);
+	}
+	rasprintf(err, "%s: cannot sign: %s", key->name,
+		  what ? what : reasons ? reasons : "no reason given by OpenSSL");
+	free(reasons);
 }
 
 X509 *load_certificate(const char *path, char **err)
@@ -147,7 +184,7 @@ static EVP_PKEY *load_pem_key(const char *keypath, const char *passphrase,
  * that does not match cannot sign at all; say so first. A signature the
  * certificate verifies then proves that the key (or the token) works.
  */
-static int check_pair(struct signing_key *key, const char *certpath,
+static int check_pair(const struct signing_key *key, const char *certpath,
 		      char **err)
 {
 	static const uint8_t probe[VERITY_MAX_DIGEST_SIZE];
@@ -164,12 +201,9 @@ static int check_pair(struct signing_key *key, const char *certpath,
 			  " (or the token holds no public key under the key's id, which an ECDSA key needs)" : "");
 		return -1;
 	}
-	len = signing_key_sign(key, alg, probe, &der);
-	if (len < 0) {
-		rasprintf(err, "%s: cannot sign with this key (%s)", key->name,
-			  ssl_reason());
+	len = signing_key_sign(key, alg, probe, &der, err);
+	if (len < 0)
 		return -1;
-	}
 	if (verify_signature(key->cert, alg, probe, der, (size_t)len, &why)) {
 		rasprintf(err, "%s: certificate does not match the key %s (%s)",
 			  certpath, key->name, why);
@@ -181,10 +215,16 @@ static int check_pair(struct signing_key *key, const char *certpath,
 	return 0;
 }
 
-int signing_key_load(struct signing_key *key, const char *keypath,
-		     const char *certpath, const char *passphrase, char **err)
+struct signing_key *signing_key_load(const char *keypath,
+				     const char *certpath,
+				     const char *passphrase, char **err)
 {
-	memset(key, 0, sizeof(*key));
+	struct signing_key *key = calloc(1, sizeof(*key));
+
+	if (!key) {
+		rasprintf(err, "%s: out of memory", keypath);
+		return NULL;
+	}
 	if (is_pkcs11_uri(keypath)) {
 		key->name = pkcs11_uri_for_display(keypath);
 		key->pkey = pkcs11_key_load(keypath, passphrase, &key->token,
@@ -205,17 +245,20 @@ int signing_key_load(struct signing_key *key, const char *keypath,
 	/* One signature now: proves the pair works before any package is read. */
 	if (check_pair(key, certpath, err))
 		goto fail;
-	key->tmpl = sign_template_new(key);
+	if (!key->token)
+		key->tmpl = sign_template_new(key, key->pkey);
 	ERR_clear_error();
-	return 0;
+	return key;
 fail:
 	ERR_clear_error();
 	signing_key_free(key);
-	return -1;
+	return NULL;
 }
 
 void signing_key_free(struct signing_key *key)
 {
+	if (!key)
+		return;
 	sign_template_free(key->tmpl);
 	if (key->token)
 		pkcs11_key_free(key->token);	/* owns pkey */
@@ -223,7 +266,17 @@ void signing_key_free(struct signing_key *key)
 		EVP_PKEY_free(key->pkey);
 	X509_free(key->cert);
 	free(key->name);
-	memset(key, 0, sizeof(*key));
+	free(key);
+}
+
+const char *signing_key_name(const struct signing_key *key)
+{
+	return key->name;
+}
+
+X509 *signing_key_cert(const struct signing_key *key)
+{
+	return key->cert;
 }
 
 const char *signing_key_type(const struct signing_key *key, char *buf,
@@ -243,12 +296,13 @@ const char *signing_key_type(const struct signing_key *key, char *buf,
 
 static int pkcs7_sign_digest(const struct signing_key *key,
 			     const struct verity_hash_alg *alg,
-			     const uint8_t *digest, uint8_t **der)
+			     const uint8_t *digest, uint8_t **der, char **err)
 {
 	uint8_t formatted[VERITY_FORMATTED_DIGEST_MAX];
 	size_t flen = verity_format_digest(alg, digest, formatted);
 	const EVP_MD *md = EVP_get_digestbyname(alg->name);
 	BIO *in = BIO_new_mem_buf(formatted, (int)flen);
+	const char *what = NULL;
 	PKCS7 *p7 = NULL;
 	int len = -1, ok;
 
@@ -268,11 +322,16 @@ static int pkcs7_sign_digest(const struct signing_key *key,
 		goto out;
 	len = i2d_PKCS7(p7, der);
 	if (len <= 0 || len > VERITY_MAX_SIG_SIZE) {
+		if (len > 0)
+			what = "signature larger than the kernel accepts";
 		OPENSSL_free(*der);
 		*der = NULL;
 		len = -1;
 	}
 out:
+	if (len < 0)
+		sign_failure(key, md ? what : "OpenSSL knows no such digest",
+			     err);
 	PKCS7_free(p7);
 	BIO_free(in);
 	return len;
@@ -280,14 +339,42 @@ out:
 
 int signing_key_sign(const struct signing_key *key,
 		     const struct verity_hash_alg *alg, const uint8_t *digest,
-		     uint8_t **der)
+		     uint8_t **der, char **err)
 {
 	int len;
 
 	if (key->tmpl && (len = sign_template_sign(key->tmpl, alg, digest,
 						   der)) > 0)
 		return len;
-	return pkcs7_sign_digest(key, alg, digest, der);
+	return pkcs7_sign_digest(key, alg, digest, der, err);
+}
+
+int signing_key_sign_hash(const struct signing_key *key,
+			  const struct verity_hash_alg *alg,
+			  const uint8_t *hash, size_t hlen, uint8_t *sig,
+			  size_t *siglen, char **err)
+{
+	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(key->pkey, NULL);
+	const EVP_MD *md = EVP_get_digestbyname(alg->name);
+	int ok;
+
+	ok = ctx && md && EVP_PKEY_sign_init(ctx) > 0 &&
+	     EVP_PKEY_CTX_set_signature_md(ctx, md) > 0 &&
+	     (EVP_PKEY_get_base_id(key->pkey) != EVP_PKEY_RSA ||
+	      EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING) > 0);
+	if (ok) {
+		if (key->lock)
+			pthread_mutex_lock(key->lock);
+		ok = EVP_PKEY_sign(ctx, sig, siglen, hash, hlen) > 0;
+		if (key->lock)
+			pthread_mutex_unlock(key->lock);
+	}
+	if (!ok)
+		sign_failure(key, md ? NULL : "OpenSSL knows no such digest",
+			     err);
+	EVP_PKEY_CTX_free(ctx);
+	ERR_clear_error();
+	return ok ? 0 : -1;
 }
 
 /* Whether @alg names a digest the kernel verifies PKCS#7 signatures with. */

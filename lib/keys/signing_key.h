@@ -8,7 +8,6 @@
 #define RPMVERITY_SIGNING_KEY_H
 
 #include <stddef.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <openssl/evp.h>
 #include <openssl/pkcs7.h>
@@ -16,17 +15,12 @@
 
 #include "verity_format.h"
 
-struct pkcs11_key;
-struct sign_template;
-
-struct signing_key {
-	EVP_PKEY *pkey;		/* NULL when only verifying */
-	X509 *cert;
-	char *name;		/* the file, or the URI without its PIN */
-	struct pkcs11_key *token;	/* set when the key is in a token */
-	pthread_mutex_t *lock;	/* token sessions are signed through one at a time */
-	struct sign_template *tmpl;	/* RSA in memory: the fast way (sign_template.h) */
-};
+/*
+ * A loaded key and its certificate. Opaque: a key in a token and a key in
+ * memory differ in how they sign (one request at a time, or the fast
+ * template), which is this file's business alone.
+ */
+struct signing_key;
 
 /* Load a PEM or DER X.509 certificate. */
 X509 *load_certificate(const char *path, char **err);
@@ -36,12 +30,18 @@ X509 *load_certificate(const char *path, char **err);
  * given) or a pkcs11: URI (@passphrase is then the token's PIN unless the
  * URI carries one), and the certificate @certpath, and check that they
  * belong together and that the key type is one the kernel verifies (RSA,
- * ECDSA P-256/P-384).
+ * ECDSA P-256/P-384). Returns the key, or NULL with a message in *@err.
  */
-int signing_key_load(struct signing_key *key, const char *keypath,
-		     const char *certpath, const char *passphrase, char **err);
+struct signing_key *signing_key_load(const char *keypath,
+				     const char *certpath,
+				     const char *passphrase, char **err);
+/* Frees @key (NULL is fine). */
 void signing_key_free(struct signing_key *key);
 
+/* The file, or the URI without its PIN: what messages name the key by. */
+const char *signing_key_name(const struct signing_key *key);
+/* The certificate, owned by @key. */
+X509 *signing_key_cert(const struct signing_key *key);
 /* "RSA-2048", "ECDSA P-256"...: for messages saying what signed. */
 const char *signing_key_type(const struct signing_key *key, char *buf,
 			     size_t len);
@@ -49,11 +49,24 @@ const char *signing_key_type(const struct signing_key *key, char *buf,
 /*
  * Sign @digest: a detached DER PKCS#7 SignedData over the formatted digest,
  * without certificates or signed attributes, as `fsverity sign` makes it.
- * Safe to call from several threads at once. Returns the DER length, or -1.
+ * Safe to call from several threads at once. Returns the DER length, or -1
+ * with "KEY: cannot sign: " and OpenSSL's (or the token's) reasons in
+ * *@err.
  */
 int signing_key_sign(const struct signing_key *key,
 		     const struct verity_hash_alg *alg, const uint8_t *digest,
-		     uint8_t **der);
+		     uint8_t **der, char **err);
+
+/*
+ * A bare signature of @hash, made with @alg's hash function: PKCS#1 v1.5
+ * for RSA, X9.62 DER for ECDSA, what IMA's sigv3 values carry. @sig has
+ * room for *@siglen bytes; *@siglen gets the signature's length. Safe from
+ * several threads at once. Returns 0, or -1 with the reason as above.
+ */
+int signing_key_sign_hash(const struct signing_key *key,
+			  const struct verity_hash_alg *alg,
+			  const uint8_t *hash, size_t hlen, uint8_t *sig,
+			  size_t *siglen, char **err);
 
 /*
  * OpenSSL's general way to check a signature, which sig_verifier.c takes

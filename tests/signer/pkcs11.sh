@@ -3,7 +3,8 @@
 # URI, a pin-source file, --pass-file, and the URI in %_file_signing_key.
 # RSA signatures (IMA ones too) equal the PEM key's; ECDSA ones verify with
 # the certificate. A wrong PIN, a missing token, a missing object and a
-# missing module each get a clear message.
+# missing module each get a clear message; so does a key deleted from the
+# token while sign-digests runs (the token's reason, the manifest entry).
 . "$(dirname "$0")/lib.sh"
 scratch
 module=/usr/lib/softhsm/libsofthsm2.so
@@ -97,3 +98,31 @@ expect_fail "token key, another certificate" "certificate does not match" \
 expect_fail "URI without an object" "no object= or id=" \
 	"$RPMVERITY" sign --key "pkcs11:token=rv-test?module-path=$module" --cert "$CERT" "$p"
 same_state "failed token signing" "$SCRATCH/in" "$before"
+
+note "a key gone from the token mid-run: the token's reason reaches the user"
+p11 --write-object "$SCRATCH/rsa2048.p8" --type privkey --label gone --id 09 || fail "cannot import the key to delete"
+mkfifo "$SCRATCH/fifo"
+"$RPMVERITY" sign-digests --key "$(uri gone pin-value=1234)" --cert "$CERT" -o "$SCRATCH/sigs.gone" \
+	"$SCRATCH/fifo" >"$SCRATCH/gone.out" 2>"$SCRATCH/gone.err" &
+pid=$!
+exec 3>"$SCRATCH/fifo"
+# sign-digests loads the key (and signs a probe with it) before it reads the
+# manifest: once it waits in read(2) on the FIFO, the key can go.
+for ((i = 0; ; i++)); do
+	if ! read -r nr arg _ <"/proc/$pid/syscall"; then
+		kill -0 $pid 2>/dev/null && skip "cannot see what sign-digests waits for (/proc/PID/syscall)"
+		fail "sign-digests ended before reading its manifest: $(cat "$SCRATCH/gone.err")"
+	fi
+	[ "$nr" = 0 ] && [ "$(readlink "/proc/$pid/fd/$((arg))")" = "$SCRATCH/fifo" ] && break
+	[ $i -lt 1200 ] || fail "sign-digests never read its manifest"
+	sleep 0.1
+done
+p11 --delete-object --type privkey --label gone || fail "cannot delete the key from the token"
+cat "$SCRATCH/manifest" >&3
+exec 3>&-
+wait $pid && fail "sign-digests signed with a key deleted from the token"
+sed 's/^/   /' "$SCRATCH/gone.err"
+grep -q 'runtime error\|Sanitizer' "$SCRATCH/gone.err" && fail "sign-digests, key deleted: sanitizer report"
+grep -qiE "fifo: package [^ ]+: file [0-9]+: pkcs11:token=rv-test;object=gone[^ ]*: cannot sign: .*handle invalid" \
+	"$SCRATCH/gone.err" || fail "sign-digests, key deleted: the message lacks the entry or the token's reason"
+[ ! -e "$SCRATCH/sigs.gone" ] || fail "sign-digests, key deleted: a signature file was written"
