@@ -17,7 +17,7 @@
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
-#include "check.h"
+#include "../lib/check.h"
 #include "signing_key.h"
 
 static char dir[] = "/tmp/test_signing_key.XXXXXX";
