@@ -14,11 +14,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <rpm/rpmfiles.h>
-#include <rpm/rpmtd.h>
 #include <rpm/rpmts.h>
 #include <sys/types.h>
 #include <openssl/x509.h>
 
+#include "package_sigs.h"
 #include "verity_format.h"
 
 /* What audit finds wrong with a file, in the order it checks. */
@@ -43,8 +43,8 @@ struct audit_pkg {
 	rpmfiles files;
 	int nfiles;
 	const struct verity_hash_alg *alg;
-	struct rpmtd_s sigs;	/* tag 276, base64 per file */
-	struct rpmtd_s ima;	/* tag 5090, hex per file, when present */
+	/* Tags 276/277 and 5090/5091, by the common decoder. */
+	struct package_sigs *sigs;
 	bool has_sigs, has_ima;
 	bool sign_config_files;	/* %_fsverity_sign_config_files */
 };
@@ -52,7 +52,8 @@ struct audit_pkg {
 /*
  * Read @h's fs-verity signatures (the tags persist in the rpmdb). Returns 0,
  * or -1 with the reason in *@err when the tags are malformed; a package
- * without signatures loads with has_sigs false.
+ * without signatures loads with has_sigs false. IMA tags that are not one
+ * string per file are left out (has_ima false), as before the decoder.
  */
 int audit_pkg_load(struct audit_pkg *pkg, Header h, bool sign_config_files,
 		   char **err);
@@ -64,8 +65,8 @@ void audit_pkg_free(struct audit_pkg *pkg);
  */
 bool audit_pkg_wants(const struct audit_pkg *pkg, int i, const char **why);
 
-/* File @i's signature entry: base64 text, "" when there is none. */
-const char *audit_pkg_sig_b64(const struct audit_pkg *pkg, int i);
+/* File @i's decoded fs-verity signature entry (FILE_SIG_NONE without). */
+const struct file_sig *audit_pkg_sig(const struct audit_pkg *pkg, int i);
 
 /*
  * File @i's IMA signature as bytes in @buf (at most @size); returns the
@@ -129,21 +130,18 @@ enum audit_sig_verdict {
 	AUDIT_SIG_OK,		/* by a given certificate, over this digest */
 	AUDIT_SIG_UNTRUSTED,	/* by none of the given certificates */
 	AUDIT_SIG_MISMATCH,	/* by a given certificate, other content */
-	AUDIT_SIG_MALFORMED,	/* not base64 or not PKCS#7 SignedData */
+	AUDIT_SIG_MALFORMED,	/* its parts are not what the signer reads */
 };
 
 struct audit_sigcache *audit_sigcache_new(X509 *const *certs, size_t ncerts);
 void audit_sigcache_free(struct audit_sigcache *c);
 
 /*
- * The signature in base64 @b64 (an rpm header entry): its DER bytes
- * (valid until the next call) and who signed it. The entry is decoded
- * and its signer looked up only the first time it is seen.
+ * Who signed the DER signature @der (a decoded header entry). Its signer
+ * is looked up only the first time the bytes are seen.
  */
 enum audit_sig_verdict audit_sigcache_signer(struct audit_sigcache *c,
-					     const char *b64,
-					     const uint8_t **der,
-					     size_t *len);
+					     const uint8_t *der, size_t len);
 
 /*
  * Whether the signature last passed to audit_sigcache_signer() signs

@@ -2,12 +2,14 @@
 /*
  * An installed package as audit sees it: which of its files the plugin
  * protects, and the fs-verity and IMA signatures the rpmdb kept for them
- * (tags 276/277 and 5090 persist in the installed header).
+ * (tags 276/277 and 5090 persist in the installed header), read by the
+ * common decoder (common/package_sigs.c).
  */
 #include "audit.h"
-#include "ima_sig.h"
+#include "file_rule.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <rpm/header.h>
 #include <rpm/rpmstring.h>
 #include <rpm/rpmtag.h>
@@ -25,52 +27,35 @@
 int audit_pkg_load(struct audit_pkg *pkg, Header h, bool sign_config_files,
 		   char **err)
 {
-	struct rpmtd_s algo;
-
 	memset(pkg, 0, sizeof(*pkg));
-	rpmtdReset(&pkg->sigs);
-	rpmtdReset(&pkg->ima);
 	pkg->h = h;
 	pkg->sign_config_files = sign_config_files;
 	pkg->nevra = headerGetAsString(h, RPMTAG_NEVRA);
 	pkg->files = rpmfilesNew(NULL, h, RPMTAG_BASENAMES, AUDIT_FI_FLAGS);
 	pkg->nfiles = pkg->files ? rpmfilesFC(pkg->files) : 0;
-	if (!headerGet(h, VERITY_TAG_SIGNATURES, &pkg->sigs, HEADERGET_MINMEM))
-		return 0;
-	if (rpmtdType(&pkg->sigs) != RPM_STRING_ARRAY_TYPE ||
-	    rpmtdCount(&pkg->sigs) != (rpm_count_t)pkg->nfiles) {
-		rasprintf(err, "%s: %u fs-verity signatures for %d files in the rpmdb",
-			  pkg->nevra, rpmtdCount(&pkg->sigs), pkg->nfiles);
+	pkg->sigs = package_sigs_decode(h, PACKAGE_SIGS_INSTALLED,
+					(size_t)pkg->nfiles);
+	if (!pkg->sigs) {
+		rasprintf(err, "%s: out of memory", pkg->nevra);
 		return -1;
 	}
-	pkg->alg = verity_hash_alg_by_id(1);	/* rpm's default */
-	if (headerGet(h, VERITY_TAG_ALGO, &algo, HEADERGET_MINMEM)) {
-		uint32_t *id = rpmtdGetUint32(&algo);
-
-		pkg->alg = id ? verity_hash_alg_by_id(*id) : NULL;
-		if (!pkg->alg)
-			rasprintf(err, "%s: unknown fs-verity hash algorithm %u",
-				  pkg->nevra, id ? *id : 0);
-		rpmtdFreeData(&algo);
-		if (!pkg->alg)
-			return -1;
+	if (pkg->sigs->verity.problem) {
+		rasprintf(err, "%s: %s in the rpmdb", pkg->nevra,
+			  pkg->sigs->verity.problem);
+		return -1;
 	}
+	if (!pkg->sigs->verity.present)
+		return 0;
+	pkg->alg = pkg->sigs->alg;
 	pkg->has_sigs = true;
 	/* IMA signatures, when some tool put them there: compared as bytes. */
-	if (headerGet(h, RPMTAG_FILESIGNATURES, &pkg->ima, HEADERGET_MINMEM)) {
-		if (rpmtdType(&pkg->ima) == RPM_STRING_ARRAY_TYPE &&
-		    rpmtdCount(&pkg->ima) == (rpm_count_t)pkg->nfiles)
-			pkg->has_ima = true;
-		else
-			rpmtdFreeData(&pkg->ima);
-	}
+	pkg->has_ima = pkg->sigs->ima.present && !pkg->sigs->ima.problem;
 	return 0;
 }
 
 void audit_pkg_free(struct audit_pkg *pkg)
 {
-	rpmtdFreeData(&pkg->sigs);
-	rpmtdFreeData(&pkg->ima);
+	package_sigs_free(pkg->sigs);
 	rpmfilesFree(pkg->files);
 	free(pkg->nevra);
 	memset(pkg, 0, sizeof(*pkg));
@@ -82,43 +67,43 @@ bool audit_pkg_wants(const struct audit_pkg *pkg, int i, const char **why)
 	rpmfileAttrs flags = rpmfilesFFlags(pkg->files, i);
 	rpmfileState state = rpmfilesFState(pkg->files, i);
 
-	/* The plugin's choice (plugin/protect_file.c), seen from the rpmdb. */
-	if (S_ISDIR(mode))
-		*why = "directory";
-	else if (S_ISLNK(mode))
-		*why = "symlink";
-	else if (!S_ISREG(mode))
-		*why = "not a regular file";
-	else if (flags & RPMFILE_GHOST)
-		*why = "%ghost";
-	else if ((flags & RPMFILE_CONFIG) && !(mode & 0111) &&
-		 !pkg->sign_config_files)
-		*why = "%config";
+	/* The plugin's choice (common/file_rule.h), seen from the rpmdb. */
+	if (!verity_file_protected(mode, flags, pkg->sign_config_files))
+		*why = S_ISDIR(mode) ? "directory" :
+		       S_ISLNK(mode) ? "symlink" :
+		       !S_ISREG(mode) ? "not a regular file" :
+		       (flags & RPMFILE_GHOST) ? "%ghost" : "%config";
 	else if (state != RPMFILE_STATE_NORMAL && state != RPMFILE_STATE_MISSING)
 		*why = state == RPMFILE_STATE_REPLACED ? "replaced by another package" :
 		       state == RPMFILE_STATE_NETSHARED ? "netshared" :
 		       "not installed";
-	else if (!*audit_pkg_sig_b64(pkg, i))
+	else if (audit_pkg_sig(pkg, i)->state == FILE_SIG_NONE)
 		*why = "no signature";
 	else
 		return true;
 	return false;
 }
 
-const char *audit_pkg_sig_b64(const struct audit_pkg *pkg, int i)
+const struct file_sig *audit_pkg_sig(const struct audit_pkg *pkg, int i)
 {
-	const char **entries = pkg->sigs.data;
+	static const struct file_sig none = { .state = FILE_SIG_NONE };
 
-	return pkg->has_sigs && i >= 0 && i < pkg->nfiles ? entries[i] : "";
+	return pkg->has_sigs && i >= 0 && i < pkg->nfiles ?
+		&pkg->sigs->verity.files[i] : &none;
 }
 
 ssize_t audit_pkg_ima(const struct audit_pkg *pkg, int i, uint8_t *buf,
 		      size_t size)
 {
-	ssize_t n;
+	const struct file_sig *f;
 
 	if (!pkg->has_ima || i < 0 || i >= pkg->nfiles)
 		return 0;
-	n = ima_hex_decode(((const char **)pkg->ima.data)[i], buf, size);
-	return n < 0 ? -1 : n;
+	f = &pkg->sigs->ima.files[i];
+	if (f->state == FILE_SIG_NONE)
+		return 0;
+	if (f->state != FILE_SIG_OK || f->len > size)
+		return -1;
+	memcpy(buf, f->bytes, f->len);
+	return (ssize_t)f->len;
 }

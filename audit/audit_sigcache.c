@@ -11,12 +11,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <rpm/rpmbase64.h>
 #include <rpm/rpmstring.h>
 
 struct sig_entry {
-	char *b64;		/* the key: the rpm header's text */
-	uint8_t *der;
+	uint8_t *der;		/* the key */
 	size_t len;
 	struct verity_sig_parts parts;	/* pointing into der */
 	int signer;		/* index in certs, or -1 */
@@ -36,12 +34,12 @@ struct audit_sigcache {
 	size_t verifications;
 };
 
-static uint64_t hash_str(const char *s)
+static uint64_t hash_bytes(const uint8_t *b, size_t len)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
 
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
 	return h;
 }
 
@@ -62,7 +60,6 @@ struct audit_sigcache *audit_sigcache_new(X509 *const *certs, size_t ncerts)
 static void entry_free(struct sig_entry *e)
 {
 	free(e->der);
-	free(e->b64);
 	free(e);
 }
 
@@ -81,11 +78,12 @@ void audit_sigcache_free(struct audit_sigcache *c)
 }
 
 static struct sig_entry **find_slot(struct sig_entry **slots, size_t cap,
-				    const char *b64)
+				    const uint8_t *der, size_t len)
 {
-	size_t i = hash_str(b64) & (cap - 1);
+	size_t i = hash_bytes(der, len) & (cap - 1);
 
-	while (slots[i] && strcmp(slots[i]->b64, b64) != 0)
+	while (slots[i] && (slots[i]->len != len ||
+			    memcmp(slots[i]->der, der, len) != 0))
 		i = (i + 1) & (cap - 1);
 	return &slots[i];
 }
@@ -97,37 +95,25 @@ static void grow(struct audit_sigcache *c)
 
 	for (size_t i = 0; i < c->cap; i++)
 		if (c->slots[i])
-			*find_slot(slots, cap, c->slots[i]->b64) = c->slots[i];
+			*find_slot(slots, cap, c->slots[i]->der,
+				   c->slots[i]->len) = c->slots[i];
 	free(c->slots);
 	c->slots = slots;
 	c->cap = cap;
 }
 
-/* Decode and identify a signature seen for the first time. */
+/* Identify a signature seen for the first time. */
 static struct sig_entry *entry_new(const struct audit_sigcache *c,
-				   const char *b64)
+				   const uint8_t *der, size_t len)
 {
 	struct sig_entry *e = rcalloc(1, sizeof(*e));
-	void *raw = NULL;
-	size_t raw_len = 0;
-	ssize_t len;
 
-	e->b64 = rstrdup(b64);
+	e->der = rmalloc(len ? len : 1);
+	memcpy(e->der, der, len);
+	e->len = len;
 	e->signer = -1;
 	e->verdict = AUDIT_SIG_MALFORMED;
 	e->checked = AUDIT_SIG_MALFORMED;
-	if (rpmBase64Decode(b64, &raw, &raw_len) != 0) {
-		free(raw);
-		return e;
-	}
-	/* rpm pads entries with zero bytes to the longest one. */
-	len = verity_sig_length(raw, raw_len);
-	if (len <= 0) {
-		free(raw);
-		return e;
-	}
-	e->der = raw;
-	e->len = (size_t)len;
 	if (!verity_sig_parts(e->der, e->len, &e->parts))
 		return e;
 	for (size_t i = 0; e->signer < 0 && i < c->ncerts; i++)
@@ -138,21 +124,17 @@ static struct sig_entry *entry_new(const struct audit_sigcache *c,
 }
 
 enum audit_sig_verdict audit_sigcache_signer(struct audit_sigcache *c,
-					     const char *b64,
-					     const uint8_t **der,
-					     size_t *len)
+					     const uint8_t *der, size_t len)
 {
-	struct sig_entry **slot = find_slot(c->slots, c->cap, b64);
+	struct sig_entry **slot = find_slot(c->slots, c->cap, der, len);
 
 	if (!*slot) {
-		*slot = entry_new(c, b64);
+		*slot = entry_new(c, der, len);
 		if (++c->used * 2 > c->cap)
 			grow(c);
-		slot = find_slot(c->slots, c->cap, b64);
+		slot = find_slot(c->slots, c->cap, der, len);
 	}
 	c->last = *slot;
-	*der = c->last->der;
-	*len = c->last->len;
 	return c->last->verdict;
 }
 

@@ -90,11 +90,12 @@ static void check_builtin_sig(struct audit *a, const struct audit_pkg *pkg,
 static void audit_file(struct audit *a, const struct audit_pkg *pkg, int i)
 {
 	const struct audit_file_state *st = &a->st;
-	const char *why, *b64 = audit_pkg_sig_b64(pkg, i);
+	const struct file_sig *sig = audit_pkg_sig(pkg, i);
+	const char *why;
 	char *path = rpmfilesFN(pkg->files, i);
-	enum audit_sig_verdict signer;
-	const uint8_t *der;
-	size_t len;
+	enum audit_sig_verdict signer = AUDIT_SIG_MALFORMED;
+	const uint8_t *der = NULL;
+	size_t len = 0;
 	int fd;
 
 	if (!audit_pkg_wants(pkg, i, &why)) {
@@ -124,12 +125,18 @@ static void audit_file(struct audit *a, const struct audit_pkg *pkg, int i)
 	if (!st->verity)
 		audit_report_problem(&a->rep, AUDIT_VERITY_OFF, pkg->nevra, path,
 				     st->regular ? NULL : "not a regular file");
-	signer = audit_sigcache_signer(a->sigs, b64, &der, &len);
+	if (sig->state == FILE_SIG_OK) {
+		der = sig->bytes;
+		len = sig->len;
+		signer = audit_sigcache_signer(a->sigs, der, len);
+	}
 	if (signer == AUDIT_SIG_UNTRUSTED || signer == AUDIT_SIG_MALFORMED)
 		audit_report_problem(&a->rep, AUDIT_UNTRUSTED, pkg->nevra, path,
-				     signer == AUDIT_SIG_MALFORMED ?
-				     "the package's signature is malformed" :
-				     "signed by none of the certificates");
+				     signer == AUDIT_SIG_UNTRUSTED ?
+				     "signed by none of the certificates" :
+				     sig->state == FILE_SIG_MALFORMED ?
+				     sig->problem :
+				     "the package's signature is malformed");
 	if (st->measured && signer == AUDIT_SIG_OK) {
 		if (st->digest_alg != pkg->alg->id)
 			audit_report_problem(&a->rep, AUDIT_DIGEST, pkg->nevra,

@@ -8,6 +8,7 @@
  */
 #include "package_sigs.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,73 +106,129 @@ static void decode_ima_entry(const char *hex, struct file_sig *f)
 	f->len = (size_t)n;
 }
 
+/* rpm's name for a tag type, for the reasons given in words. */
+static const char *type_name(rpmTagType type)
+{
+	switch (type) {
+	case RPM_CHAR_TYPE:		return "CHAR";
+	case RPM_INT8_TYPE:		return "INT8";
+	case RPM_INT16_TYPE:		return "INT16";
+	case RPM_INT32_TYPE:		return "INT32";
+	case RPM_INT64_TYPE:		return "INT64";
+	case RPM_STRING_TYPE:		return "STRING";
+	case RPM_BIN_TYPE:		return "BIN";
+	case RPM_STRING_ARRAY_TYPE:	return "STRING_ARRAY";
+	case RPM_I18NSTRING_TYPE:	return "I18NSTRING";
+	default:			return "an unknown type";
+	}
+}
+
+/* The tag's type and count as stored, without converting anything. */
+static bool tag_shape(Header h, rpmTagVal tag, rpmTagType *type,
+		      rpm_count_t *count)
+{
+	struct rpmtd_s td;
+
+	if (!headerGet(h, tag, &td, HEADERGET_MINMEM | HEADERGET_RAW))
+		return false;
+	*type = rpmtdType(&td);
+	*count = rpmtdCount(&td);
+	rpmtdFreeData(&td);
+	return true;
+}
+
 /*
  * The entry tag of a kind: a string array with one entry per file, decoded
- * with @decode. Sets @t->problem when its shape is wrong.
+ * with @decode. Sets @t->problem when its shape is wrong; @kind names the
+ * signatures in it.
  */
 static void read_entries(Header h, rpmTagVal tag, size_t nfiles,
 			 void (*decode)(const char *, struct file_sig *),
-			 struct sig_table *t, const char *shape_problem)
+			 struct sig_table *t, const char *kind)
 {
 	struct rpmtd_s td;
+	rpmTagType type;
+	rpm_count_t count;
 	const char *s;
 	size_t i = 0;
 
-	if (!headerGet(h, tag, &td, HEADERGET_MINMEM)) {
-		t->problem = shape_problem;
+	if (!tag_shape(h, tag, &type, &count))
+		return;
+	t->problem = t->why;
+	if (type != RPM_STRING_ARRAY_TYPE) {
+		snprintf(t->why, sizeof(t->why), "malformed %s signature tag "
+			 "(%u): %s, not a string array", kind, (unsigned)tag,
+			 type_name(type));
 		return;
 	}
-	if (rpmtdType(&td) != RPM_STRING_ARRAY_TYPE ||
-	    rpmtdCount(&td) != nfiles) {
-		t->problem = shape_problem;
-	} else {
-		t->files = calloc(nfiles ? nfiles : 1, sizeof(*t->files));
-		if (t->files == NULL)
-			t->problem = "out of memory";
-		while (t->files && (s = rpmtdNextString(&td)) && i < nfiles)
-			decode(s, &t->files[i++]);
+	if (count != nfiles) {
+		snprintf(t->why, sizeof(t->why), "the package has a different "
+			 "number of %s signatures than files (%u in tag %u for "
+			 "%zu files)", kind, (unsigned)count, (unsigned)tag,
+			 nfiles);
+		return;
 	}
+	t->problem = NULL;
+	if (!headerGet(h, tag, &td, HEADERGET_MINMEM)) {
+		t->problem = "out of memory";
+		return;
+	}
+	t->files = calloc(nfiles ? nfiles : 1, sizeof(*t->files));
+	if (t->files == NULL)
+		t->problem = "out of memory";
+	while (t->files && i < nfiles && (s = rpmtdNextString(&td)))
+		decode(s, &t->files[i++]);
 	rpmtdFreeData(&td);
 }
 
-/* The value of a tag that must be one 32-bit number; false if it is not. */
-static bool read_uint32(Header h, rpmTagVal tag, uint32_t *value)
+/*
+ * The value of @tag, which must be one 32-bit number; false (the reason
+ * in @t) if it is not. @value is untouched without the tag.
+ */
+static bool read_uint32(Header h, rpmTagVal tag, const char *what,
+			uint32_t *value, struct sig_table *t)
 {
 	struct rpmtd_s td;
-	bool ok;
+	rpmTagType type;
+	rpm_count_t count;
 
-	if (!headerGet(h, tag, &td, HEADERGET_MINMEM))
+	if (!tag_shape(h, tag, &type, &count))
+		return true;
+	if (type != RPM_INT32_TYPE || count != 1) {
+		snprintf(t->why, sizeof(t->why), "malformed %s tag (%u): %s "
+			 "with %u entries, not one 32-bit number", what,
+			 (unsigned)tag, type_name(type), (unsigned)count);
+		t->problem = t->why;
 		return false;
-	ok = rpmtdType(&td) == RPM_INT32_TYPE && rpmtdCount(&td) == 1;
-	if (ok)
-		*value = *rpmtdGetUint32(&td);
+	}
+	if (!headerGet(h, tag, &td, HEADERGET_MINMEM)) {
+		t->problem = "out of memory";
+		return false;
+	}
+	*value = *rpmtdGetUint32(&td);
 	rpmtdFreeData(&td);
-	return ok;
+	return true;
 }
 
 static void decode_verity(Header h, struct package_sigs *ps)
 {
 	struct sig_table *t = &ps->verity;
-	uint32_t id = 1;	/* rpm's default without tag 277: SHA-256 */
 
-	t->present = headerIsEntry(h, VERITY_TAG_SIGNATURES) ||
-		     headerIsEntry(h, VERITY_TAG_ALGO);
-	if (headerIsEntry(h, VERITY_TAG_ALGO) &&
-	    !read_uint32(h, VERITY_TAG_ALGO, &id)) {
-		t->problem = "malformed fs-verity algorithm tag (277): "
-			     "not one 32-bit number";
+	t->present = headerIsEntry(h, VERITY_TAG_SIGNATURES);
+	ps->alg_id = 1;		/* rpm's default without tag 277: SHA-256 */
+	if (!read_uint32(h, VERITY_TAG_ALGO, "fs-verity algorithm",
+			 &ps->alg_id, t))
 		return;
-	}
-	ps->alg = verity_hash_alg_by_id(id);
+	ps->alg = verity_hash_alg_by_id(ps->alg_id);
 	if (ps->alg == NULL) {
-		t->problem = "unknown fs-verity hash algorithm in tag 277";
+		snprintf(t->why, sizeof(t->why), "unknown fs-verity hash "
+			 "algorithm (%u) in tag %u", (unsigned)ps->alg_id,
+			 (unsigned)VERITY_TAG_ALGO);
+		t->problem = t->why;
 		return;
 	}
-	if (!t->present)
-		return;
 	read_entries(h, VERITY_TAG_SIGNATURES, ps->nfiles, decode_verity_entry,
-		     t, "malformed fs-verity signature tag (276): not one "
-			"string per file");
+		     t, "fs-verity");
 }
 
 static void decode_ima(Header h, enum package_sigs_header where,
@@ -184,16 +241,10 @@ static void decode_ima(Header h, enum package_sigs_header where,
 	struct sig_table *t = &ps->ima;
 	uint32_t longest;
 
-	t->present = headerIsEntry(h, sigs) || headerIsEntry(h, length);
-	if (!t->present)
+	t->present = headerIsEntry(h, sigs);
+	if (!read_uint32(h, length, "IMA signature length", &longest, t))
 		return;
-	if (headerIsEntry(h, length) && !read_uint32(h, length, &longest)) {
-		t->problem = "malformed IMA signature length tag: not one "
-			     "32-bit number";
-		return;
-	}
-	read_entries(h, sigs, ps->nfiles, decode_ima_entry, t,
-		     "malformed IMA signature tag: not one string per file");
+	read_entries(h, sigs, ps->nfiles, decode_ima_entry, t, "IMA");
 }
 
 struct package_sigs *package_sigs_decode(Header h,

@@ -39,11 +39,16 @@ struct file_sig {
 	const char *problem;	/* FILE_SIG_MALFORMED: why, in words */
 };
 
-/* One kind of signature (fs-verity or IMA) across a package's files. */
+/*
+ * One kind of signature (fs-verity or IMA) across a package's files. A
+ * lone 277 or 275 (no entries) does not make the kind present, as for rpm,
+ * but a malformed one is still a problem: check problem first.
+ */
 struct sig_table {
-	bool present;		/* the package carries any of the kind's tags */
+	bool present;		/* the package carries the entry tag */
 	const char *problem;	/* non-NULL: the tags as a whole are unusable */
 	struct file_sig *files;	/* nfiles entries when present && !problem */
+	char why[160];		/* problem's text, when it has numbers in it */
 };
 
 struct package_sigs {
@@ -52,6 +57,7 @@ struct package_sigs {
 	/* The fs-verity algorithm (rpm's default, SHA-256, without tag 277);
 	 * NULL only when verity.problem says it is unusable. */
 	const struct verity_hash_alg *alg;
+	uint32_t alg_id;	/* tag 277's value (1 without it) */
 	struct sig_table ima;
 };
 

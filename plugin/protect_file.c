@@ -6,6 +6,7 @@
  * per file.
  */
 #include "verity.h"
+#include "file_rule.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,12 +20,7 @@
 bool verity_wants_file(const struct verity_settings *s, mode_t mode,
 		       rpmfileAttrs flags)
 {
-	if (!S_ISREG(mode) || (flags & RPMFILE_GHOST))
-		return false;
-	/* Like upstream: admins edit config files, unless they are programs. */
-	if ((flags & RPMFILE_CONFIG) && !(mode & 0111) && !s->sign_config_files)
-		return false;
-	return true;
+	return verity_file_protected(mode, flags, s->sign_config_files);
 }
 
 static bool dev_known(const struct verity_plugin *vp, dev_t dev)
@@ -59,26 +55,26 @@ static rpmRC unsupported_fs(struct verity_plugin *vp, const char *dest,
 }
 
 /* The signature for the file fi points at, or NULL (after any report). */
-static const struct verity_file_sig *file_sig(struct verity_plugin *vp,
+static const struct file_sig *file_sig(struct verity_plugin *vp,
 					      rpmfi fi, const char *dest,
 					      rpmRC *rc)
 {
 	int ix = rpmfiFX(fi);
-	const struct verity_file_sig *sig;
+	const struct file_sig *sig;
 	int level = verity_fail_level(vp->set.policy);
 
 	*rc = RPMRC_OK;
 	if (ix < 0 || (size_t)ix >= vp->pkg->nfiles)
 		return NULL;
-	sig = &vp->pkg->files[ix];
+	sig = &vp->pkg->verity.files[ix];
 	switch (sig->state) {
-	case VERITY_SIG_OK:
+	case FILE_SIG_OK:
 		return sig;
-	case VERITY_SIG_NONE:
+	case FILE_SIG_NONE:
 		rpmlog(level, "verity: %s: no fs-verity signature for this "
 		       "file in the package\n", dest);
 		break;
-	case VERITY_SIG_MALFORMED:
+	case FILE_SIG_MALFORMED:
 		rpmlog(level, "verity: %s: %s\n", dest, sig->problem);
 		break;
 	}
@@ -135,7 +131,7 @@ rpmRC verity_protect_file(struct verity_plugin *vp, rpmfi fi, int fd,
 			  rpmFsmOp op)
 {
 	rpmFileAction action = XFO_ACTION(op);
-	const struct verity_file_sig *sig;
+	const struct file_sig *sig;
 	struct verity_enable_req req;
 	struct stat st;
 	char *full_path = NULL;
@@ -187,8 +183,8 @@ rpmRC verity_protect_file(struct verity_plugin *vp, rpmfi fi, int fd,
 		req = (struct verity_enable_req){
 			.fd = fd, .writer = own_fd < 0,
 			.st = &st, .dir_fd = dir_fd, .name = name,
-			.algo = vp->pkg->algo,
-			.sig = sig->der, .sig_len = sig->der_len,
+			.algo = vp->pkg->alg->id,
+			.sig = sig->bytes, .sig_len = sig->len,
 			.kernel_seconds = &vp->kernel_seconds,
 		};
 		rc = enable_result(vp, dest, st.st_dev, verity_enable(&req));

@@ -4,8 +4,8 @@
  * with the fs-verity signatures their package carries. The hooks are here;
  * protect_file.c does the work on each file, settings.c reads the macros,
  * keyring.c loads certificates (through the code rpm-verity-load-certs
- * shares), boot_loader.c looks for a boot-time loader, package_sigs.c
- * decodes a package's signatures and enable.c talks to the kernel.
+ * shares), boot_loader.c looks for a boot-time loader and enable.c talks to
+ * the kernel; a package's signatures are decoded by common/package_sigs.c.
  *
  * Where things are decided: certificates are loaded in tsm_pre (before
  * rpm enters --root); package-level problems (no signatures, unknown
@@ -21,6 +21,7 @@
 #include "verity.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <rpm/rpmfiles.h>
 #include <rpm/rpmte.h>
@@ -53,13 +54,21 @@ static rpmRC verity_init(rpmPlugin plugin, rpmts ts)
 	return RPMRC_OK;
 }
 
+static void forget_package(struct verity_plugin *vp)
+{
+	package_sigs_free(vp->pkg);
+	vp->pkg = NULL;
+	free(vp->nevra);
+	vp->nevra = NULL;
+}
+
 static void verity_cleanup(rpmPlugin plugin)
 {
 	struct verity_plugin *vp = state(plugin);
 
 	if (vp == NULL)
 		return;
-	verity_package_sigs_free(vp->pkg);
+	forget_package(vp);
 	verity_forget_dir(vp);
 	verity_settings_free(&vp->set);
 	free(vp->unsupported);
@@ -191,12 +200,12 @@ static rpmRC unsigned_package(struct verity_plugin *vp, rpmte te)
 	if (vp->set.policy == VERITY_POLICY_ENFORCE) {
 		rpmlog(RPMLOG_ERR, "verity: %s: package has no fs-verity "
 		       "signatures (first unprotected file: %s); refused by "
-		       "%%_fsverity_policy enforce\n", vp->pkg->nevra, file);
+		       "%%_fsverity_policy enforce\n", vp->nevra, file);
 		rc = RPMRC_FAIL;
 	} else {
 		rpmlog(RPMLOG_WARNING, "verity: %s: package has no fs-verity "
 		       "signatures; its files are installed without "
-		       "fs-verity\n", vp->pkg->nevra);
+		       "fs-verity\n", vp->nevra);
 	}
 	free(file);
 	return rc;
@@ -208,31 +217,30 @@ static rpmRC read_package(struct verity_plugin *vp, rpmte te)
 	int level = verity_fail_level(vp->set.policy);
 	Header h;
 
-	verity_package_sigs_free(vp->pkg);
-	vp->pkg = NULL;
+	forget_package(vp);
 	vp->pkg_skip = false;
 	if (!vp->active || rpmteType(te) != TR_ADDED)
 		return RPMRC_OK;
 
+	/* rpm hands us the main header, where 274/275 are 5090/5091. */
 	h = rpmteHeader(te);
-	vp->pkg = h ? verity_package_sigs_new(h) : NULL;
+	vp->nevra = strdup(rpmteNEVRA(te));
+	vp->pkg = h && vp->nevra ? package_sigs_decode(h,
+			PACKAGE_SIGS_INSTALLED, package_sigs_file_count(h)) :
+			NULL;
 	headerFree(h);
 	if (vp->pkg == NULL) {
 		rpmlog(RPMLOG_ERR, "verity: %s: cannot read the package "
 		       "header\n", rpmteNEVRA(te));
 		return RPMRC_FAIL;
 	}
-	if (vp->pkg->algo_problem || vp->pkg->count_problem) {
-		if (vp->pkg->algo_problem)
-			rpmlog(level, "verity: %s: %s (%u)\n", vp->pkg->nevra,
-			       vp->pkg->algo_problem, vp->pkg->algo);
-		else
-			rpmlog(level, "verity: %s: %s\n", vp->pkg->nevra,
-			       vp->pkg->count_problem);
+	if (vp->pkg->verity.problem) {
+		rpmlog(level, "verity: %s: %s\n", vp->nevra,
+		       vp->pkg->verity.problem);
 		vp->pkg_skip = true;
 		return verity_fail_or_ok(vp);
 	}
-	if (!vp->pkg->has_tag)
+	if (!vp->pkg->verity.present)
 		return unsigned_package(vp, te);
 	return RPMRC_OK;
 }
@@ -256,8 +264,7 @@ static rpmRC verity_psm_post(rpmPlugin plugin, rpmte te, int res)
 	(void)te;
 	(void)res;
 	trace("psm_post");
-	verity_package_sigs_free(vp->pkg);
-	vp->pkg = NULL;
+	forget_package(vp);
 	verity_forget_dir(vp);
 	return RPMRC_OK;
 }

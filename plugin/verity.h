@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the parts of the verity plugin share: its settings (rpm macros), the
- * per-package signature table, and the helpers each part provides.
+ * What the parts of the verity plugin share: its settings (rpm macros), its
+ * state across a transaction, and the helpers each part provides. A
+ * package's signatures come from the common decoder (common/package_sigs.h).
  */
 #ifndef RPMVERITY_PLUGIN_VERITY_H
 #define RPMVERITY_PLUGIN_VERITY_H
@@ -17,6 +18,7 @@
 #include <rpm/rpmfiles.h>
 #include <rpm/rpmlog.h>
 
+#include "package_sigs.h"
 #include "rpmplugin_418.h"
 #include "verity_keyring.h"
 
@@ -47,38 +49,6 @@ static inline int verity_fail_level(enum verity_policy p)
 {
 	return p == VERITY_POLICY_ENFORCE ? RPMLOG_ERR : RPMLOG_WARNING;
 }
-
-/* package_sigs.c: the signatures of one package, decoded from its header. */
-enum verity_sig_state {
-	VERITY_SIG_NONE,	/* empty entry: the file is not signed */
-	VERITY_SIG_OK,
-	VERITY_SIG_MALFORMED,	/* see .problem */
-};
-
-struct verity_file_sig {
-	enum verity_sig_state state;
-	uint8_t *der;		/* VERITY_SIG_OK: the PKCS#7 DER bytes */
-	size_t der_len;
-	const char *problem;	/* VERITY_SIG_MALFORMED: why, in words */
-};
-
-struct verity_package_sigs {
-	char *nevra;
-	bool has_tag;		/* the package carries VERITYSIGNATURES */
-	unsigned int algo;	/* FS_VERITY_HASH_ALG_* from the header */
-	const char *algo_problem; /* non-NULL: the algorithm is unusable */
-	const char *count_problem; /* non-NULL: entries do not match files */
-	size_t nfiles;
-	struct verity_file_sig *files;	/* indexed like the header's files */
-};
-
-/*
- * Decode the VERITYSIGNATURES/VERITYSIGNATUREALGO tags of h. Never fails on
- * bad data: problems are recorded per file (or per package) for the caller
- * to report under its policy. Returns NULL only when out of memory.
- */
-struct verity_package_sigs *verity_package_sigs_new(Header h);
-void verity_package_sigs_free(struct verity_package_sigs *p);
 
 /* keyring.c: certificates into the kernel's .fs-verity keyring, through
  * the code rpm-verity-load-certs shares (common/verity_keyring.c). */
@@ -125,7 +95,8 @@ bool verity_errno_is_unsupported(int err);
 struct verity_plugin {
 	struct verity_settings set;
 	bool active;		/* this transaction installs files, policy on */
-	struct verity_package_sigs *pkg;	/* package being installed */
+	struct package_sigs *pkg;	/* package being installed */
+	char *nevra;		/* its name, for messages */
 	bool pkg_skip;		/* its signatures are unusable (warned) */
 	dev_t *unsupported;	/* filesystems already reported */
 	size_t n_unsupported;

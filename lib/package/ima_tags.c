@@ -4,6 +4,7 @@
  * --signfiles writes them: 274 one hex string per header file (empty for
  * files without a signature), 275 the longest value in bytes. rpm 4.18
  * reads each entry at its own length, so ECDSA values may differ in size.
+ * What is in them is read through the common decoder (package_sigs.h).
  */
 #include "ima_tags.h"
 
@@ -15,6 +16,7 @@
 #include <rpm/rpmtd.h>
 
 #include "ima_sig.h"
+#include "package_sigs.h"
 
 static int put_entries(Header h, const struct ima_sigs *ima)
 {
@@ -70,26 +72,41 @@ int ima_tags_present(Header sigh)
 	       headerIsEntry(sigh, IMA_TAG_SIGLENGTH);
 }
 
-int ima_tags_have_verity_sigs(Header sigh)
+const char *ima_tags_stale(const struct package *pkg)
 {
-	struct rpmtd_s td;
-	const char *s;
-	int found = 0;
+	static const char previous[] = "the IMA signatures of the previous "
+		"signing (give --ima-key and --ima-cert to make new ones)";
+	const char *why = NULL;
+	struct package_sigs *ps;
 
-	if (!headerGet(sigh, IMA_TAG_SIGNATURES, &td, HEADERGET_MINMEM))
-		return 0;
-	while (!found && (s = rpmtdNextString(&td)))
-		found = s[0] == '0' && s[1] == '6';	/* IMA_VERITY_DIGSIG */
-	rpmtdFreeData(&td);
-	return found;
+	if (!ima_tags_present(pkg->sigh))
+		return NULL;
+	ps = package_sigs_decode(pkg->sigh, PACKAGE_SIGS_SIGHEADER,
+				 package_sigs_file_count(pkg->h));
+	if (!ps)
+		return "the IMA signatures (out of memory reading them)";
+	if (ps->ima.problem)
+		why = "the IMA signature tags, which are malformed";
+	for (size_t i = 0; !why && ps->ima.files && i < ps->nfiles; i++) {
+		const struct file_sig *f = &ps->ima.files[i];
+
+		if (f->state == FILE_SIG_MALFORMED)
+			why = "the IMA signatures, one of which is malformed";
+		else if (f->state == FILE_SIG_OK &&
+			 f->bytes[0] == IMA_VERITY_DIGSIG)
+			why = previous;
+	}
+	package_sigs_free(ps);
+	return why;
 }
 
 int ima_tags_store(struct package *pkg, const struct ima_sigs *ima,
 		   char **err)
 {
+	const char *stale = ima ? NULL : ima_tags_stale(pkg);
 	Header h;
 
-	if (!ima && !ima_tags_have_verity_sigs(pkg->sigh))
+	if (!ima && !stale)
 		return 0;
 	h = ima_tags_replace(pkg->sigh, ima);
 	if (!h) {
@@ -97,8 +114,7 @@ int ima_tags_store(struct package *pkg, const struct ima_sigs *ima,
 		return -1;
 	}
 	if (!ima)
-		printf("%s: dropping the IMA signatures of the previous signing (give --ima-key and --ima-cert to make new ones)\n",
-		       pkg->path);
+		printf("%s: dropping %s\n", pkg->path, stale);
 	headerFree(pkg->sigh);
 	pkg->sigh = h;
 	return 0;

@@ -19,11 +19,13 @@ Header ima_tags_replace(Header sigh, const struct ima_sigs *ima);
 int ima_tags_present(Header sigh);
 
 /*
- * Whether any of them is a sigv3 (fs-verity digest) signature: those belong
- * to the fs-verity signing a new `sign` replaces. rpmsign --signfiles makes
- * sigv2 ones over the file hash, which stay valid.
+ * Whether a new signing without IMA keys drops @pkg's IMA signatures, and
+ * if so which, in words (NULL: they stay). Any sigv3 (fs-verity digest)
+ * signature belongs to the fs-verity signing a new `sign` replaces;
+ * rpmsign --signfiles makes sigv2 ones over the file hash, which stay
+ * valid. Malformed tags or entries are dropped too, not carried on.
  */
-int ima_tags_have_verity_sigs(Header sigh);
+const char *ima_tags_stale(const struct package *pkg);
 
 /*
  * The IMA tags go into @pkg's own signature header, before the package

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fuzz target: an installed package's header as `rpm-verity audit` reads it
- * from the rpmdb (audit/audit_rpmdb.c), then every protected file's
- * signature entry through the audit's signature cache (base64, PKCS#7
- * shape, signer lookup, a check against a fixed digest) and its IMA entry.
+ * from the rpmdb (audit/audit_rpmdb.c, through the common tag decoder),
+ * then every protected file's signature entry through the audit's
+ * signature cache (PKCS#7 shape, signer lookup, a check against a fixed
+ * digest) and its IMA entry.
  * The rpmdb is outside bytes too: a tampered database must not crash the
  * tool that is meant to find tampering.
  */
@@ -50,16 +51,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_FAIL("audit_sigcache_new returned NULL");
 	if (audit_pkg_load(&pkg, h, false, &err) == 0 && pkg.has_sigs) {
 		for (int i = 0; i < pkg.nfiles; i++) {
-			const char *why = NULL, *b64;
-			const uint8_t *der;
-			size_t len;
+			const char *why = NULL;
+			const struct file_sig *sig;
 
 			if (!audit_pkg_wants(&pkg, i, &why))
 				continue;
-			b64 = audit_pkg_sig_b64(&pkg, i);
-			if (!b64)
+			sig = audit_pkg_sig(&pkg, i);
+			if (!sig)
 				FUZZ_FAIL("file %d: no entry", i);
-			if (*b64 && audit_sigcache_signer(cache, b64, &der, &len) ==
+			if (sig->state == FILE_SIG_MALFORMED && !sig->problem)
+				FUZZ_FAIL("file %d: malformed without a reason", i);
+			if (sig->state == FILE_SIG_OK &&
+			    audit_sigcache_signer(cache, sig->bytes, sig->len) ==
 					    AUDIT_SIG_OK)
 				audit_sigcache_check(cache, pkg.alg, digest);
 			if (audit_pkg_ima(&pkg, i, ima, sizeof(ima)) > (ssize_t)sizeof(ima))

@@ -7,7 +7,7 @@ set -e
 : "${RPMVERITY:?set by ctest}" "${SEED_HEADER:?}" "${SPECS:?}" "${FUZZ_SRC:?}" "${CORPUS:?}"
 scratch
 rm -rf "$CORPUS"
-pkg=$CORPUS/fuzz_package sig=$CORPUS/fuzz_verity_sig hdr=$CORPUS/fuzz_plugin_header
+pkg=$CORPUS/fuzz_package sig=$CORPUS/fuzz_verity_sig hdr=$CORPUS/fuzz_audit_header
 mkdir -p "$pkg" "$sig" "$hdr" "$CORPUS/fuzz_package_fixed"
 p256_key=$FUZZ_SRC/key/signing-key.pem p256_cert=$FUZZ_SRC/key/cert.pem
 "$FUZZ_SRC/../../keys/rpm-verity-keygen" --type rsa --bits 2048 --subject /CN=seed/ "$SCRATCH/rsa" >/dev/null
@@ -32,9 +32,13 @@ cp "$pkg"/*.rpm "$CORPUS/fuzz_payload_reader/"
 for p in "$pkg"/*.rpm; do
 	"$SEED_HEADER" "$p" "$hdr/$(basename "$p" .rpm).hdr"
 done
-# The audit reads the same tags from headers rpm keeps in the rpmdb.
-mkdir -p "$CORPUS/fuzz_audit_header"
-cp "$hdr"/*.hdr "$CORPUS/fuzz_audit_header/"
+# The tag decoder: a file count byte (0: the header's own), then the
+# header, as the plugin and the audit get it from rpm.
+mkdir -p "$CORPUS/fuzz_package_sigs"
+for h in "$hdr"/*.hdr; do
+	{ printf '\0'; cat "$h"; } >"$CORPUS/fuzz_package_sigs/$(basename "$h")"
+	{ printf '\3'; cat "$h"; } >"$CORPUS/fuzz_package_sigs/two-files-$(basename "$h")"
+done
 
 # Signature entries: algorithm byte, the digest padded to 64 bytes, the DER
 # (as fsverity-utils makes it, and padded with zeros as rpm returns it).

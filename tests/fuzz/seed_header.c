@@ -2,7 +2,8 @@
 /*
  * fuzz-seed-header PACKAGE OUT: writes the header rpm makes of PACKAGE (main
  * header with the signature tags merged in, as the plugin and the rpmdb see
- * it) in headerImport's format, a seed for fuzz_plugin_header.
+ * it) in headerImport's format, a seed for fuzz_audit_header
+ * (and, after a file count byte, for fuzz_package_sigs).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,6 +11,13 @@
  *   an empty entry. Everything but the signature header is copied as is.
  *   --ima: IMA file signatures (tag 274, one hex entry per line), which rpm
  *   installs as tag 5090, for the audit tests.
+ *                         [--put TAG TYPE COUNT]
+ *   --put: tag TAG (274-277) replaced by one of rpm type TYPE (CHAR, INT8,
+ *   INT16, INT32, INT64, STRING, BIN, STRING_ARRAY, I18NSTRING) with COUNT
+ *   values: numbers are the tag's first value (or 1), strings its entries
+ *   in turn (or "1"). Exits 3 when rpm will not store or import that shape,
+ *   for tests/signer/tag_types.sh's table. --seed FILE also writes the new
+ *   signature header as a fuzz_package_sigs input (a 0 byte, the header).
  * verity-tag-edit IN --dump
  *   prints the entries in that format (whitespace inside entries removed).
  */
@@ -109,7 +116,8 @@ static Header read_sig_header(const unsigned char *pkg, size_t len,
  * verity tags: editing an imported header in place leaves the new tags
  * outside its region, which rpm reads but cannot reload.
  */
-static Header fresh_copy(Header old, int drop_sigs, int drop_algo)
+static Header fresh_copy(Header old, int drop_sigs, int drop_algo,
+			 rpmTagVal drop)
 {
 	Header h = headerNew();
 	HeaderIterator hi = headerInitIterator(old);
@@ -118,13 +126,109 @@ static Header fresh_copy(Header old, int drop_sigs, int drop_algo)
 	while (headerNext(hi, &td)) {
 		if (!(td.tag == RPMTAG_HEADERSIGNATURES ||
 		      (drop_sigs && td.tag == VERITY_TAG_SIGNATURES) ||
-		      (drop_algo && td.tag == VERITY_TAG_ALGO)))
+		      (drop_algo && td.tag == VERITY_TAG_ALGO) ||
+		      td.tag == drop))
 			headerPut(h, &td, HEADERPUT_DEFAULT);
 		rpmtdFreeData(&td);
 	}
 	headerFreeIterator(hi);
 	headerFree(old);
 	return h;
+}
+
+static const struct {
+	const char *name;
+	rpmTagType type;
+	size_t size;		/* of one value; 0: strings */
+} types[] = {
+	{ "CHAR", RPM_CHAR_TYPE, 1 }, { "INT8", RPM_INT8_TYPE, 1 },
+	{ "INT16", RPM_INT16_TYPE, 2 }, { "INT32", RPM_INT32_TYPE, 4 },
+	{ "INT64", RPM_INT64_TYPE, 8 }, { "STRING", RPM_STRING_TYPE, 0 },
+	{ "BIN", RPM_BIN_TYPE, 1 }, { "STRING_ARRAY", RPM_STRING_ARRAY_TYPE, 0 },
+	{ "I18NSTRING", RPM_I18NSTRING_TYPE, 0 },
+};
+
+/* What --put stores: made from the tag as it was in @old, if it was. */
+struct put {
+	rpmTagVal tag;
+	int type;		/* index in types[] */
+	rpm_count_t count;
+	char **strings;		/* the old entries, when strings */
+	rpm_count_t nstrings;
+	uint64_t number;	/* the old first number, or 1 */
+};
+
+static void put_free(struct put *p)
+{
+	for (rpm_count_t i = 0; i < p->nstrings; i++)
+		free(p->strings[i]);
+	free(p->strings);
+}
+
+static void put_remember(Header old, struct put *p)
+{
+	struct rpmtd_s td;
+	const char *s;
+
+	p->number = 1;
+	if (!headerGet(old, p->tag, &td, HEADERGET_MINMEM))
+		return;
+	if (rpmtdType(&td) == RPM_STRING_ARRAY_TYPE) {
+		p->strings = calloc(rpmtdCount(&td) + 1, sizeof(char *));
+		while (p->strings && (s = rpmtdNextString(&td)))
+			p->strings[p->nstrings++] = strdup(s);
+	} else if (rpmtdType(&td) == RPM_INT32_TYPE) {
+		p->number = *rpmtdGetUint32(&td);
+	}
+	rpmtdFreeData(&td);
+}
+
+/* Store the shape --put asked for; false if rpm will not. */
+static int put_store(Header h, const struct put *p)
+{
+	size_t size = types[p->type].size, n = p->count ? p->count : 1;
+	struct rpmtd_s td;
+	void *data;
+	int ok;
+
+	rpmtdReset(&td);
+	td.tag = p->tag;
+	td.type = types[p->type].type;
+	td.count = p->count;
+	if (size) {
+		uint8_t *v = calloc(n, size);
+
+		for (size_t i = 0; v && i < n; i++) {
+			uint64_t x = p->number;
+
+			/* rpm keeps numbers in host order in memory */
+			if (size == 1) v[i] = (uint8_t)x;
+			else if (size == 2) ((uint16_t *)v)[i] = (uint16_t)x;
+			else if (size == 4) ((uint32_t *)v)[i] = (uint32_t)x;
+			else ((uint64_t *)v)[i] = x;
+		}
+		data = v;
+	} else {
+		char **v = calloc(n, sizeof(*v));
+
+		for (size_t i = 0; v && i < n; i++)
+			v[i] = p->nstrings ? p->strings[i % p->nstrings] :
+					     (char *)"1";
+		data = td.type == RPM_STRING_TYPE && v ? (void *)v[0] :
+							 (void *)v;
+		if (td.type == RPM_STRING_TYPE) {
+			td.data = data;
+			ok = headerPut(h, &td, HEADERPUT_DEFAULT);
+			free(v);
+			return ok;
+		}
+	}
+	if (!data)
+		die("out of memory", "--put");
+	td.data = data;
+	ok = headerPut(h, &td, HEADERPUT_DEFAULT);
+	free(data);
+	return ok;
 }
 
 static int dump(const unsigned char *pkg, size_t len, const char *in)
@@ -152,6 +256,8 @@ int main(int argc, char **argv)
 	const char *sigs = NULL, *ima = NULL, *in, *out;
 	long algo = -1;
 	int no_algo = 0, no_sigs = 0;
+	struct put put = { .type = -1 };
+	const char *seed = NULL;
 	size_t len, off;
 	unsigned char *pkg;
 	Header h;
@@ -175,6 +281,18 @@ int main(int argc, char **argv)
 			ima = argv[++i];
 		else if (!strcmp(argv[i], "--no-sigs"))
 			no_sigs = 1;
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			seed = argv[++i];
+		else if (!strcmp(argv[i], "--put") && i + 3 < argc) {
+			put.tag = (rpmTagVal)strtol(argv[++i], NULL, 0);
+			i++;
+			for (size_t t = 0; t < sizeof(types) / sizeof(*types); t++)
+				if (!strcmp(argv[i], types[t].name))
+					put.type = (int)t;
+			if (put.type < 0)
+				die("unknown type", argv[i]);
+			put.count = (rpm_count_t)strtoul(argv[++i], NULL, 0);
+		}
 		else
 			die("unknown option", argv[i]);
 	}
@@ -186,8 +304,19 @@ int main(int argc, char **argv)
 		free(pkg);
 		return rc;
 	}
-	h = fresh_copy(read_sig_header(pkg, len, in, &off), sigs || no_sigs,
-		       algo >= 0 || no_algo);
+	h = read_sig_header(pkg, len, in, &off);
+	if (put.tag)
+		put_remember(h, &put);
+	h = fresh_copy(h, sigs || no_sigs, algo >= 0 || no_algo, put.tag);
+	if (put.tag && !put_store(h, &put)) {
+		headerFree(h);
+		free(pkg);
+		fprintf(stderr, "verity-tag-edit: rpm will not store tag %u as "
+			"%s x%u\n", (unsigned)put.tag, types[put.type].name,
+			(unsigned)put.count);
+		put_free(&put);
+		return 3;
+	}
 	if (sigs) {
 		struct rpmtd_s td;
 		int n;
@@ -229,6 +358,14 @@ int main(int argc, char **argv)
 	}
 	/* Give the new header its region, as rpm's own signature headers have. */
 	h = headerReload(h, RPMTAG_HEADERSIGNATURES);
+	if (!h && put.tag) {
+		free(pkg);
+		fprintf(stderr, "verity-tag-edit: rpm will not import tag %u "
+			"as %s x%u\n", (unsigned)put.tag, types[put.type].name,
+			(unsigned)put.count);
+		put_free(&put);
+		return 3;
+	}
 	if (!h)
 		die("cannot rebuild the signature header", in);
 	f = fopen(out, "wb");
@@ -240,6 +377,14 @@ int main(int argc, char **argv)
 		size_t total = 8 + blob_len;
 		static const unsigned char zeros[8];
 
+		if (seed && blob) {
+			FILE *sf = fopen(seed, "wb");
+
+			if (!sf || fputc(0, sf) == EOF ||
+			    fwrite(blob, 1, blob_len, sf) != blob_len ||
+			    fclose(sf) != 0)
+				die("cannot write", seed);
+		}
 		if (!blob || fwrite(pkg, 1, LEAD_SIZE, f) != LEAD_SIZE ||
 		    fwrite(header_magic, 1, 8, f) != 8 ||
 		    fwrite(blob, 1, blob_len, f) != blob_len ||
@@ -252,5 +397,6 @@ int main(int argc, char **argv)
 	}
 	headerFree(h);
 	free(pkg);
+	put_free(&put);
 	return 0;
 }
