@@ -167,4 +167,5 @@ for tag in ${TAGS:-274 275 276 277}; do
 done
 note "$cases results checked, $failures wrong"
 [ "$failures" = 0 ] || fail "$failures results differ from the table (above)"
-echo "PASS: every tag, type and count refused with a reason or handled"
+note "every tag, type and count refused with a reason or handled"
+finish "$TEST"
