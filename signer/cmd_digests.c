@@ -19,6 +19,7 @@
 #include "output_file.h"
 #include "package.h"
 #include "progress.h"
+#include "worker_pool.h"
 
 /* One package's block, in @out; 0, or -1 with a message in *@err. */
 static int digest_package(const char *path, const struct verity_hash_alg *alg,
@@ -64,7 +65,7 @@ struct lanes {
 	} *res;
 };
 
-static void *lane_main(void *arg)
+static void lane_main(void *arg)
 {
 	struct lanes *l = arg;
 
@@ -89,7 +90,6 @@ static void *lane_main(void *arg)
 		pthread_cond_broadcast(&l->changed);
 	}
 	pthread_mutex_unlock(&l->lock);
-	return NULL;
 }
 
 /* Every package's block to @out in order; 0, or -1 after reporting. */
@@ -99,23 +99,18 @@ static int digest_all(const char **pkgs, unsigned long npkgs,
 {
 	struct lanes l = { .pkgs = pkgs, .npkgs = npkgs, .alg = alg };
 	int nlanes = (unsigned long)jobs < npkgs ? jobs : (int)npkgs;
-	pthread_t *threads = calloc((size_t)nlanes, sizeof(*threads));
-	int started = 0, failed = 0;
+	struct worker_team team;
+	int failed = 0;
 
 	l.res = calloc(npkgs, sizeof(*l.res));
 	l.workers = jobs / nlanes > 1 ? jobs / nlanes : 1;
-	if (!threads || !l.res) {
-		free(threads);
-		free(l.res);
+	if (!l.res) {
 		report(rstrscat(NULL, "rpm-verity digests: out of memory", NULL));
 		return -1;
 	}
 	pthread_mutex_init(&l.lock, NULL);
 	pthread_cond_init(&l.changed, NULL);
-	while (started < nlanes &&
-	       pthread_create(&threads[started], NULL, lane_main, &l) == 0)
-		started++;
-	if (started == 0) {
+	if (worker_pool_run(&team, nlanes, lane_main, &l) == 0) {
 		report(rstrscat(NULL, "rpm-verity digests: cannot start threads", NULL));
 		failed = 1;
 	}
@@ -151,8 +146,7 @@ static int digest_all(const char **pkgs, unsigned long npkgs,
 	l.stop = 1;
 	pthread_cond_broadcast(&l.changed);
 	pthread_mutex_unlock(&l.lock);
-	for (int i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
+	worker_pool_wait(&team);
 	for (unsigned long i = 0; i < npkgs; i++) {
 		if (l.res[i].state > 0)
 			manifest_package_free(&l.res[i].m);
@@ -161,7 +155,6 @@ static int digest_all(const char **pkgs, unsigned long npkgs,
 	pthread_cond_destroy(&l.changed);
 	pthread_mutex_destroy(&l.lock);
 	free(l.res);
-	free(threads);
 	return failed ? -1 : 0;
 }
 

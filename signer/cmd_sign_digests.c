@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <popt.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 #include "progress.h"
 #include "sigfile.h"
 #include "signing_key.h"
+#include "worker_pool.h"
 
 struct work {
 	uint32_t pkg, index;
@@ -58,7 +58,7 @@ static void sign_failed(struct signer *s, const struct manifest_package *p,
 	free(why);
 }
 
-static void *sign_worker(void *arg)
+static void sign_worker(void *arg)
 {
 	struct signer *s = arg;
 	size_t i;
@@ -82,7 +82,6 @@ static void *sign_worker(void *arg)
 		OPENSSL_free(der);
 		atomic_fetch_add(&s->done, 1);
 	}
-	return NULL;
 }
 
 static const struct manifest_package *sort_pkg;
@@ -172,21 +171,18 @@ static int read_manifest(FILE *in, const char *name, struct signer *s,
 static int sign_all(struct signer *s, int jobs, size_t files)
 {
 	struct progress prog;
-	pthread_t *threads = calloc((size_t)jobs, sizeof(*threads));
 	uint32_t **dups = calloc(s->npkgs ? s->npkgs : 1, sizeof(*dups));
-	int started = 0, rc = -1;
+	struct worker_team team;
+	int rc = -1;
 
 	s->work = malloc((files ? files : 1) * sizeof(*s->work));
-	if (!threads || !dups || !s->work)
+	if (!dups || !s->work)
 		goto out;
 	for (size_t i = 0; i < s->npkgs; i++)
 		if (plan_package(s, (uint32_t)i, &dups[i]) != 0)
 			goto out;
 	progress_init(&prog, "sign-digests:", s->npkgs);
-	for (; started < jobs; started++)
-		if (pthread_create(&threads[started], NULL, sign_worker, s))
-			break;
-	if (started == 0)
+	if (worker_pool_run(&team, jobs, sign_worker, s) == 0)
 		sign_worker(s);
 	while (prog.on && atomic_load(&s->done) < s->nwork && !s->failed) {
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
@@ -195,8 +191,7 @@ static int sign_all(struct signer *s, int jobs, size_t files)
 		progress_show(&prog, 0, atomic_load(&s->done));
 		nanosleep(&ts, NULL);
 	}
-	for (int i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
+	worker_pool_wait(&team);
 	progress_end(&prog);
 	if (s->failed)
 		goto out;
@@ -214,7 +209,6 @@ out:
 	for (size_t i = 0; dups && i < s->npkgs; i++)
 		free(dups[i]);
 	free(dups);
-	free(threads);
 	return rc;
 }
 

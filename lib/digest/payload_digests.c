@@ -2,9 +2,10 @@
 /*
  * The digest pipeline. The payload is one compressed stream, so it is read
  * and decompressed on one thread; file contents are cut into chunks from a
- * fixed pool and queued per file, and worker threads take whole files in
- * order, build their Merkle trees from the chunks (merkle_tree.c) and pass
- * the digest on. Memory is the chunk pool, whatever the file sizes.
+ * fixed pool and queued per file, and worker threads (lent by
+ * worker_pool.c, which keeps them for the next package) take whole files
+ * in order, build their Merkle trees from the chunks (merkle_tree.c) and
+ * pass the digest on. Memory is the chunk pool, whatever the file sizes.
  *
  * Small files, most of a package by count, are packed whole into one
  * chunk and queued together as a batch: a lock, a wake-up and a chunk per
@@ -22,6 +23,7 @@
 #include "file_msg.h"
 #include "merkle_tree.h"
 #include "payload_reader.h"
+#include "worker_pool.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -238,7 +240,7 @@ static void check_payload(struct pipeline *p)
 	pthread_mutex_unlock(&p->lock);
 }
 
-static void *worker_main(void *arg)
+static void worker_main(void *arg)
 {
 	struct pipeline *p = arg;
 	struct merkle_tree *t = malloc(sizeof(*t));
@@ -251,7 +253,7 @@ static void *worker_main(void *arg)
 		fail_locked(p, rstrscat(NULL, p->pkg->path,
 					": cannot set up hashing", NULL));
 		pthread_mutex_unlock(&p->lock);
-		return NULL;
+		return;
 	}
 	for (;;) {
 		uint8_t digest[VERITY_MAX_DIGEST_SIZE];
@@ -287,7 +289,6 @@ static void *worker_main(void *arg)
 	}
 	merkle_tree_free(t);
 	free(t);
-	return NULL;
 }
 
 static void queue_job_locked(struct pipeline *p, struct file_job *job)
@@ -500,127 +501,6 @@ static void pool_put(struct pipeline *p)
 	pthread_mutex_unlock(&stash_lock);
 }
 
-/*
- * The worker threads, started once and kept for the next package: a run
- * over hundreds of small packages spent a good share of its time creating
- * and tearing down threads. A crew serves one pipeline at a time; pipelines
- * that run at once (`digests` over many packages runs one per lane) each
- * take a crew of their own, and past MAX_CREWS start threads of their own.
- */
-#define MAX_CREWS	8
-
-struct crew {
-	pthread_mutex_t lock;
-	pthread_cond_t go, done;
-	int size;		/* threads started */
-	int ids;		/* ids taken by started threads */
-	int busy;		/* a pipeline has it (under crews_lock) */
-	struct pipeline *p;	/* the current one... */
-	int want, finished;	/* ...for its first @want threads */
-	unsigned long gen;
-};
-
-static struct crew crews[MAX_CREWS];
-static pthread_mutex_t crews_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t crews_once = PTHREAD_ONCE_INIT;
-
-static void crews_init(void)
-{
-	for (int i = 0; i < MAX_CREWS; i++) {
-		pthread_mutex_init(&crews[i].lock, NULL);
-		pthread_cond_init(&crews[i].go, NULL);
-		pthread_cond_init(&crews[i].done, NULL);
-	}
-}
-
-static void *crew_main(void *arg)
-{
-	struct crew *c = arg;
-	unsigned long seen = 0;
-	int id;
-
-	pthread_mutex_lock(&c->lock);
-	id = c->ids++;
-	for (;;) {
-		struct pipeline *p;
-
-		while (c->gen == seen)
-			pthread_cond_wait(&c->go, &c->lock);
-		seen = c->gen;
-		if (id >= c->want)
-			continue;
-		p = c->p;
-		pthread_mutex_unlock(&c->lock);
-		worker_main(p);
-		pthread_mutex_lock(&c->lock);
-		if (++c->finished == c->want)
-			pthread_cond_signal(&c->done);
-	}
-	return NULL;
-}
-
-/* A free crew, marked busy; NULL when all are. */
-static struct crew *crew_take(void)
-{
-	struct crew *c = NULL;
-
-	pthread_once(&crews_once, crews_init);
-	pthread_mutex_lock(&crews_lock);
-	for (int i = 0; i < MAX_CREWS && !c; i++) {
-		if (!crews[i].busy) {
-			crews[i].busy = 1;
-			c = &crews[i];
-		}
-	}
-	pthread_mutex_unlock(&crews_lock);
-	return c;
-}
-
-static void crew_release(struct crew *c)
-{
-	pthread_mutex_lock(&crews_lock);
-	c->busy = 0;
-	pthread_mutex_unlock(&crews_lock);
-}
-
-/* Hand @p to @workers threads of crew @c; how many took it. */
-static int crew_start(struct crew *c, struct pipeline *p, int workers)
-{
-	pthread_attr_t attr;
-	int n;
-
-	pthread_mutex_lock(&c->lock);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	while (c->size < workers) {
-		pthread_t t;
-
-		if (pthread_create(&t, &attr, crew_main, c))
-			break;
-		c->size++;
-	}
-	pthread_attr_destroy(&attr);
-	n = c->size < workers ? c->size : workers;
-	if (n > 0) {
-		c->p = p;
-		c->want = n;
-		c->finished = 0;
-		c->gen++;
-		pthread_cond_broadcast(&c->go);
-	}
-	pthread_mutex_unlock(&c->lock);
-	return n;
-}
-
-static void crew_wait(struct crew *c)
-{
-	pthread_mutex_lock(&c->lock);
-	while (c->finished < c->want)
-		pthread_cond_wait(&c->done, &c->lock);
-	c->p = NULL;
-	pthread_mutex_unlock(&c->lock);
-}
-
 int payload_digests(const struct package *pkg, rpmfiles files,
 		    const struct verity_hash_alg *alg, int workers,
 		    file_digest_fn fn, void *ctx, char **err)
@@ -629,10 +509,8 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 		.pkg = pkg, .files = files, .alg = alg, .fn = fn, .ctx = ctx,
 	};
 	int nchunks = 4 * workers + 8;
-	pthread_t *threads;
+	struct worker_team team;
 	FD_t payload;
-	int started = 0, with_crew = 0;
-	struct crew *crew;
 
 	if (nchunks > MAX_CHUNKS)
 		nchunks = MAX_CHUNKS;
@@ -643,10 +521,8 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 		free(p.expect.hex);
 		return -1;
 	}
-	threads = calloc((size_t)workers, sizeof(*threads));
-	if (pool_get(&p, nchunks) != 0 || !threads) {
+	if (pool_get(&p, nchunks) != 0) {
 		pool_put(&p);
-		free(threads);
 		free(p.expect.hex);
 		Fclose(payload);
 		rasprintf(err, "%s: out of memory", pkg->path);
@@ -657,16 +533,7 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 	pthread_cond_init(&p.job_queued, NULL);
 	pthread_cond_init(&p.data_ready, NULL);
 
-	crew = crew_take();
-	if (crew && (with_crew = crew_start(crew, &p, workers)) == 0) {
-		crew_release(crew);
-		crew = NULL;
-	}
-	if (with_crew == 0)
-		for (; started < workers; started++)
-			if (pthread_create(&threads[started], NULL, worker_main, &p))
-				break;
-	if (started == 0 && with_crew == 0) {
+	if (worker_pool_run(&team, workers, worker_main, &p) == 0) {
 		p.failed = 1;
 		p.err = rstrscat(NULL, pkg->path, ": cannot start threads", NULL);
 	} else {
@@ -677,12 +544,7 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 	p.reading_done = 1;
 	pthread_cond_broadcast(&p.job_queued);
 	pthread_mutex_unlock(&p.lock);
-	if (with_crew) {
-		crew_wait(crew);
-		crew_release(crew);
-	}
-	for (int i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
+	worker_pool_wait(&team);
 
 	/* Jobs the workers never took (after a failure): the queue's hold. */
 	while (p.jobs_head) {
@@ -697,7 +559,6 @@ int payload_digests(const struct package *pkg, rpmfiles files,
 	pthread_mutex_destroy(&p.lock);
 	pool_put(&p);
 	Fclose(payload);
-	free(threads);
 	free(p.expect.hex);
 	if (p.failed) {
 		*err = p.err ? p.err : rstrscat(NULL, pkg->path,
