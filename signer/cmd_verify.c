@@ -187,8 +187,9 @@ int cmd_verify(int argc, const char **argv)
 	struct verify_certs certs = { 0 };
 	const char **pkgs;
 
-	poptSetOtherOptionHelp(ctx, "--cert CERT [--ima-cert CERT] PACKAGE.rpm...\n"
-				    "       rpm-verity verify --list PACKAGE.rpm...");
+	poptSetOtherOptionHelp(ctx,
+		"--cert CERT [--ima-cert CERT] PACKAGE.rpm...\n"
+		"       verify --list PACKAGE.rpm...");
 	pkgs = parse_command_line(ctx, "verify", &jobs);
 	if (pkgs && list && (certpath || imacertpath)) {
 		report(rstrdup("verify: --list verifies nothing; give it no certificate"));

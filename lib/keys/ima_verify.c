@@ -63,7 +63,8 @@ int ima_verify_package(const struct package *pkg, rpmfiles files,
 	char *why;
 
 	if (!ima->present || ima->problem) {
-		why = rstrdup(ima->present ? ima->problem : "no IMA signatures");
+		why = rstrdup(ima->present ? ima->problem :
+			      "no IMA signatures");
 		return problem(ctx, -1, why) ? -1 : 1;
 	}
 	for (int i = 0; i < count; i++) {

@@ -40,7 +40,7 @@ struct verify_problem {
 };
 
 struct verify_result {
-	const struct verity_hash_alg *alg;	/* of the fs-verity signatures */
+	const struct verity_hash_alg *alg;	/* the fs-verity algorithm */
 	int nfiles;
 	/* fs-verity problems first, then IMA ones, each in header order. */
 	struct verify_problem *problems;
