@@ -33,10 +33,21 @@ def check_closure(rpms):
         die("the repository does not satisfy its own requires:\n  " + "\n  ".join(missing))
 
 
-def signable(rpm):
-    """Whether the package has a file rpm-verity signs: a regular file, not
-    %config or %ghost. Packages of directories and links alone (gcc-12-base
-    without its docs) carry no signature, and verify says so as an error."""
-    out = run(["rpm", "-qp", "--qf", "[%{FILEMODES:perms} %{FILEFLAGS:fflags}\\n]", rpm])
-    return any(line.startswith("-") and not set(line.split(" ")[1]) & set("cg")
-               for line in out.splitlines() if " " in line)
+def file_rule(signer, rpm):
+    """Each file of RPM as rpm-verity's rule sees it, {path: (signed,
+    protected)}, asked of SIGNER (`rpm-verity verify --list`): the build
+    keeps no copy of the rule, so it cannot leave out what the plugin
+    protects (executable %config files)."""
+    rule = {}
+    for line in run([signer, "verify", "--list", rpm]).splitlines():
+        path, signed, protected, _entry = line.split("\t")
+        rule[path] = (signed == "signed", protected == "protected")
+    return rule
+
+
+def signable(signer, rpm):
+    """Whether the package has a file rpm-verity signs (a regular file, not
+    %ghost; %config files too). Packages of directories and links alone
+    (gcc-12-base without its docs) carry no signature, and verify says so
+    as an error."""
+    return any(signed for signed, _ in file_rule(signer, rpm).values())

@@ -6,7 +6,7 @@ import os
 import subprocess
 import tempfile
 
-from .checks import signable
+from .checks import file_rule, signable
 from .util import run
 
 
@@ -19,8 +19,9 @@ def signer_from(rpm_verity_rpm, work):
     return os.path.join(d, "usr", "bin", "rpm-verity")
 
 
-def manifest(repo):
-    """What each package signed: one line per protected file, with the
+def manifest(signer, repo):
+    """What each package signed: one line per file the plugin protects (as
+    SIGNER's `verify --list` says, executable %config files included), with the
     fs-verity digest of its payload bytes, a hash of its signature entry and
     a hash of its IMA signature (hex, as security.ima must hold it; "-" for
     none).
@@ -32,15 +33,16 @@ def manifest(repo):
         if not rpm.endswith(".rpm"):
             continue
         path = os.path.join(repo, rpm)
-        out = run(["rpm", "-qp", "--qf", "%{NAME}\x1e[%{FILENAMES}\x1f%{FILEFLAGS:fflags}\x1f"
-                   "%{FILEMODES:perms}\x1f%{VERITYSIGNATURES}\x1f%{FILESIGNATURES}\x1e]", path])
+        out = run(["rpm", "-qp", "--qf", "%{NAME}\x1e[%{FILENAMES}\x1f"
+                   "%{VERITYSIGNATURES}\x1f%{FILESIGNATURES}\x1e]", path])
         name, *entries = out.split("\x1e")
+        rule = file_rule(signer, path)
         files = {}
         for e in entries:
-            if e.count("\x1f") != 4:
+            if e.count("\x1f") != 2:
                 continue
-            fname, flags, perms, sig, ima = e.split("\x1f")
-            if perms.startswith("-") and not set(flags) & set("cg"):
+            fname, sig, ima = e.split("\x1f")
+            if rule[fname][1]:
                 files[fname] = (hashlib.sha256("".join(sig.split()).encode()).hexdigest()[:16],
                                 hashlib.sha256(ima.lower().encode()).hexdigest()[:16] if ima else "-")
         if not files:
@@ -70,6 +72,6 @@ def sign_repo(signer, repo_dir, keys, ima, jobs):
     run([signer, "sign", "--key", f"{keys}/signing-key.pem", "--cert", f"{keys}/cert.pem",
          "-j", str(jobs)] + ima_sign + names)
     run([signer, "verify", "--cert", f"{keys}/cert.pem"] + ima_verify +
-        [n for n in names if signable(n)])
+        [n for n in names if signable(signer, n)])
     run(["createrepo_c", "--quiet", "--workers", str(jobs), repo_dir])
-    manifest(repo_dir)
+    manifest(signer, repo_dir)

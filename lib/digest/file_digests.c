@@ -71,6 +71,23 @@ static int payload_file(void *ctx, int index, const uint8_t *digest, char **err)
 	return 0;
 }
 
+/*
+ * The header-order index of a file of @index's hardlink set for which
+ * @have[] is set, or -1 (hardlinked content is in the payload once).
+ */
+static int hardlink_source(rpmfiles files, int index, const unsigned char *have)
+{
+	const int *links = NULL;
+	int n = (int)rpmfilesFLinks(files, index, &links);
+
+	if (!links)		/* not hardlinked */
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (have[links[i]])
+			return links[i];
+	return -1;
+}
+
 static int copy_entry(struct stage *s, uint32_t index, int src, char **err)
 {
 	memcpy(manifest_digest(s->out, index),
@@ -166,17 +183,4 @@ int file_digests_compute(const struct package *pkg, rpmfiles files,
 	if (rc)
 		manifest_package_free(out);
 	return rc;
-}
-
-int hardlink_source(rpmfiles files, int index, const unsigned char *have)
-{
-	const int *links = NULL;
-	int n = (int)rpmfilesFLinks(files, index, &links);
-
-	if (!links)		/* not hardlinked */
-		return -1;
-	for (int i = 0; i < n; i++)
-		if (have[links[i]])
-			return links[i];
-	return -1;
 }

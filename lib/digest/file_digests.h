@@ -51,10 +51,4 @@ int file_digests_compute(const struct package *pkg, rpmfiles files,
 			 const struct digest_sink *sink,
 			 struct manifest_package *out, char **err);
 
-/*
- * The header-order index of a file of @index's hardlink set for which
- * @have[] is set, or -1 (hardlinked content is in the payload once).
- */
-int hardlink_source(rpmfiles files, int index, const unsigned char *have);
-
 #endif

@@ -2,104 +2,92 @@
 /*
  * The IMA half of `rpm-verity verify`: with the fs-verity digests the
  * verity pass computed, each file's security.ima value is checked the way
- * the kernel will check it at exec time (ima_sigs.c), offline.
+ * the kernel will check it at exec time (ima_sigs.c), offline. The entries
+ * come decoded (package_sigs.h); only tag 275's value is read here, since
+ * rpm older than 4.18 reads every entry at that length.
  */
 #include "ima_verify.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <rpm/rpmstring.h>
 #include <rpm/rpmtd.h>
 
 #include "file_rule.h"
-#include "file_msg.h"
 #include "ima_sig.h"
 #include "ima_sigs.h"
 
-/* NULL if @hex is the right entry for a file, else the problem. */
-static char *check_entry(const char *hex, int signable, const uint8_t *digest,
-			 X509 *cert, uint32_t keyid,
+/* NULL if @f is the right entry for a file, else the problem. */
+static char *check_entry(const struct file_sig *f, bool signable,
+			 const uint8_t *digest, X509 *cert, uint32_t keyid,
 			 const struct verity_hash_alg *alg)
 {
-	uint8_t value[IMA_VALUE_MAX];
-	ssize_t len;
 	char *why = NULL;
 
 	if (!signable)
-		return *hex ? rstrdup("IMA signature on a file that gets no fs-verity signature") : NULL;
-	if (!*hex)
+		return f->state != FILE_SIG_NONE ?
+			rstrdup("IMA signature on a file that gets no fs-verity signature") :
+			NULL;
+	if (f->state == FILE_SIG_NONE)
 		return rstrdup("no IMA signature");
+	if (f->state == FILE_SIG_MALFORMED)
+		return rstrdup(f->problem);
 	if (!digest)
 		return rstrdup("no fs-verity digest to check the IMA signature against");
-	len = ima_hex_decode(hex, value, sizeof(value));
-	if (len < 0) {
-		rasprintf(&why, "IMA signature entry: %s",
-			  len == IMA_SIG_EHEX ? "not a hex string" : "too long");
-		return why;
-	}
-	if (ima_verify_value(cert, keyid, alg, digest, value, (size_t)len,
+	if (ima_verify_value(cert, keyid, alg, digest, f->bytes, f->len,
 			     &why) == 0)
 		return NULL;
 	return why;
 }
 
-int ima_verify_package(const struct package *pkg, rpmfiles files,
-		       X509 *cert, const char *certpath,
-		       const struct verity_hash_alg *alg,
-		       const uint8_t *digests, const unsigned char *known,
-		       char **err)
+/* Tag 275, or 0 without one (its type was checked by the decoder). */
+static uint32_t length_tag(Header sigh)
 {
-	struct rpmtd_s sigs, lentd;
-	int count = rpmfilesFC(files), bad = -1;
-	uint32_t keyid, longest = 0;
-	const char **entries;
+	struct rpmtd_s td;
+	uint32_t n = 0;
 
-	rpmtdReset(&sigs);
-	rpmtdReset(&lentd);
-	if (ima_keyid_of_cert(cert, certpath, &keyid, err) != 0)
-		return -1;
-	if (!headerGet(pkg->sigh, IMA_TAG_SIGNATURES, &sigs, HEADERGET_MINMEM) ||
-	    sigs.type != RPM_STRING_ARRAY_TYPE) {
-		rasprintf(err, "%s: no IMA signatures", pkg->path);
-		goto out;
+	if (headerGet(sigh, IMA_TAG_SIGLENGTH, &td, HEADERGET_MINMEM)) {
+		if (rpmtdType(&td) == RPM_INT32_TYPE && rpmtdCount(&td) >= 1)
+			n = *rpmtdGetUint32(&td);
+		rpmtdFreeData(&td);
 	}
-	if (rpmtdCount(&sigs) != (rpm_count_t)count) {
-		rasprintf(err, "%s: %u IMA signatures for %d files", pkg->path,
-			  rpmtdCount(&sigs), count);
-		goto out;
+	return n;
+}
+
+int ima_verify_package(const struct package *pkg, rpmfiles files,
+		       const struct sig_table *ima, X509 *cert,
+		       uint32_t keyid, const struct manifest_package *digests,
+		       ima_problem_fn problem, void *ctx)
+{
+	int count = rpmfilesFC(files), bad = 0;
+	size_t longest = 0;
+	char *why;
+
+	if (!ima->present || ima->problem) {
+		why = rstrdup(ima->present ? ima->problem :
+			      "no IMA signatures");
+		return problem(ctx, -1, why) ? -1 : 1;
 	}
-	entries = sigs.data;
-	bad = 0;
 	for (int i = 0; i < count; i++) {
-		const uint8_t *d = known[i] ? digests +
-				   (size_t)i * VERITY_MAX_DIGEST_SIZE : NULL;
-		char *why = check_entry(entries[i], verity_files_signed(files, i),
-					d, cert, keyid, alg);
-		char *msg;
+		const struct file_sig *f = &ima->files[i];
+		const uint8_t *d = digests->present[i] ?
+			manifest_digest(digests, (uint32_t)i) : NULL;
 
-		if (strlen(entries[i]) / 2 > longest)
-			longest = (uint32_t)(strlen(entries[i]) / 2);
+		if (f->state == FILE_SIG_OK && f->len > longest)
+			longest = f->len;
+		why = check_entry(f, verity_files_signed(files, i), d, cert,
+				  keyid, digests->alg);
 		if (!why)
 			continue;
-		msg = file_msg(pkg->path, files, i, "%s", why);
-		puts(msg);
-		free(msg);
-		free(why);
+		if (problem(ctx, i, why))
+			return -1;
 		bad++;
 	}
-	/* rpm 4.18 reads each entry at its own length; older rpm used tag 275. */
-	if (!headerGet(pkg->sigh, IMA_TAG_SIGLENGTH, &lentd, HEADERGET_MINMEM) ||
-	    lentd.type != RPM_INT32_TYPE || *rpmtdGetUint32(&lentd) < longest) {
-		printf("%s: IMA signature length tag (275) missing or shorter than the longest signature (%u bytes)\n",
-		       pkg->path, longest);
+	if (length_tag(pkg->sigh) < longest) {
+		rasprintf(&why, "IMA signature length tag (275) missing or shorter than the longest signature (%zu bytes)",
+			  longest);
+		if (problem(ctx, -1, why))
+			return -1;
 		bad++;
 	}
-	if (!bad)
-		printf("%s: %d files, IMA signatures OK (sigv3, %s, key id %08x)\n",
-		       pkg->path, count, alg->name, keyid);
-out:
-	rpmtdFreeData(&sigs);
-	rpmtdFreeData(&lentd);
 	return bad;
 }

@@ -1,27 +1,32 @@
 /* SPDX-License-Identifier: MIT */
-/* rpm-verity verify --ima-cert: checking a package's IMA sigv3 signatures. */
+/* The IMA half of package_verify.h: checking a package's IMA sigv3 values. */
 #ifndef RPMVERITY_IMA_VERIFY_H
 #define RPMVERITY_IMA_VERIFY_H
 
 #include <rpm/rpmfiles.h>
 #include <openssl/x509.h>
 
+#include "manifest.h"
 #include "package.h"
-#include "verity_format.h"
+#include "package_sigs.h"
 
 /*
- * Check the IMA entry of every file of @pkg against @cert: a signable file
- * (verity_file_signed) whose fs-verity digest is known (@known[i], digest at
- * @digests + i * VERITY_MAX_DIGEST_SIZE) must carry a valid sigv3 signature
- * by @cert over it; other files must have an empty entry. Prints one line
- * per problem and, when there is none, one line saying so. Returns the
- * number of problems, or -1 with a message in *@err when the tags
- * themselves are unusable.
+ * Called once per problem: @file is a header index, or -1 for the package
+ * as a whole; @why (malloc'ed, now the callee's) names neither. Returns 0,
+ * or -1 to stop (out of memory).
+ */
+typedef int (*ima_problem_fn)(void *ctx, int file, char *why);
+
+/*
+ * Check @ima, the decoded IMA table of @pkg's signature header: a signable
+ * file (verity_file_signed) must carry a valid sigv3 signature by @cert
+ * (key id @keyid) over its fs-verity digest in @digests; other files must
+ * have an empty entry; tag 275 must cover the longest value. Returns the
+ * number of problems passed to @problem, or -1 when @problem said stop.
  */
 int ima_verify_package(const struct package *pkg, rpmfiles files,
-		       X509 *cert, const char *certpath,
-		       const struct verity_hash_alg *alg,
-		       const uint8_t *digests, const unsigned char *known,
-		       char **err);
+		       const struct sig_table *ima, X509 *cert,
+		       uint32_t keyid, const struct manifest_package *digests,
+		       ima_problem_fn problem, void *ctx);
 
 #endif
