@@ -36,6 +36,17 @@ int default_jobs(void);
 /* @value if given, else the expansion of @macro, else NULL; malloc'ed. */
 char *option_or_macro(const char *value, const char *macro);
 
+/* -j N, the threads for WHAT ("hashing", "signing"...), into @var. */
+#define JOBS_OPTION(var, what) \
+	{ "jobs", 'j', POPT_ARG_INT, &(var), 0, \
+	  what " threads (default: all CPUs)", "N" }
+
+/* -a ALGO, into @var; alg_option() resolves it. */
+#define ALGO_OPTION(var) \
+	{ "algo", 'a', POPT_ARG_STRING, &(var), 0, \
+	  "sha256 or sha512 (default: %_verity_algorithm, else sha256)", \
+	  "ALGO" }
+
 /* --key, --cert and --pass-file, for POPT_ARG_INCLUDE_TABLE. */
 extern struct poptOption key_option_table[];
 #define KEY_OPTIONS { NULL, '\0', POPT_ARG_INCLUDE_TABLE, key_option_table, \

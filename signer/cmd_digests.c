@@ -163,11 +163,8 @@ int cmd_digests(int argc, const char **argv)
 	char *algoopt = NULL, *outpath = NULL;
 	int jobs = 0, rc = 2;
 	struct poptOption opts[] = {
-		{ "algo", 'a', POPT_ARG_STRING, &algoopt, 0,
-		  "sha256 or sha512 (default: %_verity_algorithm, else sha256)",
-		  "ALGO" },
-		{ "jobs", 'j', POPT_ARG_INT, &jobs, 0,
-		  "hashing threads (default: all CPUs)", "N" },
+		ALGO_OPTION(algoopt),
+		JOBS_OPTION(jobs, "hashing"),
 		{ "output", 'o', POPT_ARG_STRING, &outpath, 0,
 		  "write the manifest to FILE (default: stdout)", "FILE" },
 		POPT_AUTOHELP

@@ -331,8 +331,7 @@ int cmd_inject(int argc, const char **argv)
 		{ "ima-cert", 0, POPT_ARG_STRING, &imacertpath, 0,
 		  "X.509 certificate every IMA signature must verify with "
 		  "(needed when the signature file has IMA signatures)", "IMACERT" },
-		{ "jobs", 'j', POPT_ARG_INT, &jobs, 0,
-		  "hashing threads (default: all CPUs)", "N" },
+		JOBS_OPTION(jobs, "hashing"),
 		{ "output-dir", 'o', POPT_ARG_STRING, &outdir, 0,
 		  "write signed packages to DIR instead of in place", "DIR" },
 		{ "sighdr-out", 0, POPT_ARG_STRING, &sighdr_dir, 0,

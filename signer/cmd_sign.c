@@ -152,11 +152,8 @@ int cmd_sign(int argc, const char **argv)
 	struct poptOption opts[] = {
 		KEY_OPTIONS,
 		IMA_OPTIONS,
-		{ "algo", 'a', POPT_ARG_STRING, &algoopt, 0,
-		  "sha256 or sha512 (default: %_verity_algorithm, else sha256)",
-		  "ALGO" },
-		{ "jobs", 'j', POPT_ARG_INT, &jobs, 0,
-		  "hashing and signing threads (default: all CPUs)", "N" },
+		ALGO_OPTION(algoopt),
+		JOBS_OPTION(jobs, "hashing and signing"),
 		{ "output-dir", 'o', POPT_ARG_STRING, &outdir, 0,
 		  "write signed packages to DIR instead of in place", "DIR" },
 		POPT_AUTOHELP

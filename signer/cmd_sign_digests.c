@@ -219,8 +219,7 @@ int cmd_sign_digests(int argc, const char **argv)
 	struct poptOption opts[] = {
 		KEY_OPTIONS,
 		IMA_OPTIONS,
-		{ "jobs", 'j', POPT_ARG_INT, &jobs, 0,
-		  "signing threads (default: all CPUs)", "N" },
+		JOBS_OPTION(jobs, "signing"),
 		{ "output", 'o', POPT_ARG_STRING, &outpath, 0,
 		  "write the signatures to FILE (default: stdout)", "FILE" },
 		POPT_AUTOHELP

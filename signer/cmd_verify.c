@@ -175,8 +175,7 @@ int cmd_verify(int argc, const char **argv)
 		{ "ima-cert", 0, POPT_ARG_STRING, &imacertpath, 0,
 		  "also check IMA sigv3 signatures against this certificate",
 		  "CERT" },
-		{ "jobs", 'j', POPT_ARG_INT, &jobs, 0,
-		  "hashing threads (default: all CPUs)", "N" },
+		JOBS_OPTION(jobs, "hashing"),
 		{ "list", 'l', POPT_ARG_NONE, &list, 0,
 		  "list each file: signed, protected, its signature entry; "
 		  "verify nothing", NULL },

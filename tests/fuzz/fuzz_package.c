@@ -8,14 +8,6 @@
 #include "fuzz.h"
 #include "package_harness.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	package_harness_init();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	package_harness_run(data, size);

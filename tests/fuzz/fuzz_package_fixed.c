@@ -11,14 +11,6 @@
 #include "fuzz.h"
 #include "package_harness.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	package_harness_init();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t *copy = malloc(size ? size : 1);

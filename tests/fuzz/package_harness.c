@@ -29,6 +29,15 @@ static void remove_work_dir(void)
 	rmdir(in_path);
 }
 
+/* Both package targets start the same way: libFuzzer calls this once. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	package_harness_init();
+	return 0;
+}
+
 void package_harness_init(void)
 {
 	const char *tmp = getenv("TMPDIR");

@@ -55,6 +55,13 @@ skip() {
 	exit 77
 }
 
+# needs_qemu: skip unless this host can boot the guest (root for QEMU,
+# loop devices and mkfs; qemu-system-x86_64).
+needs_qemu() {
+	[ "$(id -u)" = 0 ] || skip "needs root for QEMU and mkfs"
+	command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
+}
+
 # keep_going: from now on a failed check is counted and the test goes on.
 keep_going() {
 	_keep_going=1

@@ -56,6 +56,24 @@ static void write_pair(EVP_PKEY *pkey, const char *name, char *keypath,
 	X509_free(cert);
 }
 
+/* write_pair(), then load it; NULL (checked, reported, @pkey freed) on failure. */
+static struct signing_key *load_pair(EVP_PKEY *pkey, const char *name,
+				     char *keypath, char *certpath)
+{
+	struct signing_key *key;
+	char *err = NULL;
+
+	write_pair(pkey, name, keypath, certpath);
+	key = signing_key_load(keypath, certpath, NULL, &err);
+	CHECK(key != NULL);
+	if (!key) {
+		fprintf(stderr, "%s\n", err);
+		free(err);
+		EVP_PKEY_free(pkey);
+	}
+	return key;
+}
+
 /* What OpenSSL says when asked to sign @hlen bytes as a SHA-256 hash. */
 static char *direct_sign(EVP_PKEY *pkey, const uint8_t *hash, size_t hlen,
 			 uint8_t *sig, size_t *siglen)
@@ -86,15 +104,9 @@ static void test_rsa(void)
 	char *err = NULL, *why = NULL, *reason;
 	int len;
 
-	write_pair(pkey, "rsa", keypath, certpath);
-	key = signing_key_load(keypath, certpath, NULL, &err);
-	CHECK(key != NULL);
-	if (!key) {
-		fprintf(stderr, "%s\n", err);
-		free(err);
-		EVP_PKEY_free(pkey);
+	key = load_pair(pkey, "rsa", keypath, certpath);
+	if (!key)
 		return;
-	}
 	CHECK(strcmp(signing_key_name(key), keypath) == 0);
 	CHECK(strcmp(signing_key_type(key, type, sizeof(type)), "RSA-2048") == 0);
 	CHECK(X509_check_private_key(signing_key_cert(key), pkey) == 1);
@@ -145,15 +157,9 @@ static void test_pkcs7_failure(void)
 	struct signing_key *key;
 	char *err = NULL;
 
-	write_pair(pkey, "ec", keypath, certpath);
-	key = signing_key_load(keypath, certpath, NULL, &err);
-	CHECK(key != NULL);
-	if (!key) {
-		fprintf(stderr, "%s\n", err);
-		free(err);
-		EVP_PKEY_free(pkey);
+	key = load_pair(pkey, "ec", keypath, certpath);
+	if (!key)
 		return;
-	}
 	md4.name = "md4";
 	CHECK(signing_key_sign(key, &md4, digest, &der, &err) == -1);
 	CHECK(der == NULL);

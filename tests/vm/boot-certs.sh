@@ -15,8 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/testlib.sh"
 keep_going
-[ "$(id -u)" = 0 ] || skip "needs root for QEMU and mkfs"
-command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
+needs_qemu
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/boot-certs.XXXXXX")
 at_exit "rm -rf '$work'"
 export RPMVERITY_SCRATCH_IMG=$work/disk.img RPMVERITY_SCRATCH_SIZE=1G

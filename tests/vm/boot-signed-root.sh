@@ -15,8 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/testlib.sh"
 keep_going
-[ "$(id -u)" = 0 ] || skip "needs root for QEMU and mkfs"
-command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
+needs_qemu
 command -v dracut >/dev/null || skip "no dracut (dracut-core)"
 build=${RPMVERITY_BUILD:?RPMVERITY_BUILD must name the build tree}
 pkgs=${RPMVERITY_PACKAGES:?RPMVERITY_PACKAGES must name make-packages.sh output}

@@ -13,8 +13,7 @@ top=$(cd "$here/../.." && pwd)
 guest=$here/kernel-enable-crash-guest.sh
 crashes=${KT_CRASHES:-20}
 . "$here/../lib/testlib.sh"
-[ "$(id -u)" = 0 ] || skip "needs root for QEMU and mkfs"
-command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
+needs_qemu
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/kernel-enable-crash.XXXXXX")
 at_exit "rm -rf '$work'"
