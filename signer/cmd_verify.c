@@ -94,7 +94,7 @@ static const char *entry_word(enum file_sig_state s)
 static int list_one(const struct package *pkg, rpmfiles files)
 {
 	struct file_listing *l;
-	const char *problem;
+	char *problem;
 	int rc = package_list_files(pkg, files, &l, &problem);
 
 	if (rc < 0) {
@@ -116,6 +116,7 @@ static int list_one(const struct package *pkg, rpmfiles files)
 
 		rasprintf(&msg, "%s: %s", pkg->path, problem);
 		report(msg);
+		free(problem);
 	}
 	return rc ? -1 : 0;
 }

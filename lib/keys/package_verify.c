@@ -163,7 +163,7 @@ void verify_result_free(struct verify_result *r)
 }
 
 int package_list_files(const struct package *pkg, rpmfiles files,
-		       struct file_listing **out, const char **problem)
+		       struct file_listing **out, char **problem)
 {
 	int count = rpmfilesFC(files);
 	struct package_sigs *sigs = package_sigs_decode(pkg->sigh,
@@ -178,8 +178,13 @@ int package_list_files(const struct package *pkg, rpmfiles files,
 		free(l);
 		return -1;
 	}
-	if (sigs->verity.present && sigs->verity.problem)
-		*problem = sigs->verity.problem;
+	/* A copy: the reason may live in @sigs, freed below. */
+	if (sigs->verity.present && sigs->verity.problem &&
+	    !(*problem = strdup(sigs->verity.problem))) {
+		package_sigs_free(sigs);
+		free(l);
+		return -1;
+	}
 	for (int i = 0; i < count; i++) {
 		mode_t mode = rpmfilesFMode(files, i);
 		rpmfileAttrs flags = rpmfilesFFlags(files, i);

@@ -73,10 +73,10 @@ struct file_listing {
 /*
  * The listing of each of @files (rpmfilesFC entries, malloc'ed in *@out).
  * Without fs-verity tags every entry is FILE_SIG_NONE. Returns 0, or 1
- * with the reason in *@problem (static text) when the tags are unusable;
+ * with the reason in *@problem (malloc'ed) when the tags are unusable;
  * every entry is FILE_SIG_MALFORMED then. -1 when out of memory.
  */
 int package_list_files(const struct package *pkg, rpmfiles files,
-		       struct file_listing **out, const char **problem);
+		       struct file_listing **out, char **problem);
 
 #endif
