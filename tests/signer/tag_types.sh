@@ -82,7 +82,7 @@ judge() {
 rpm_with_plugin() {
 	env LD_PRELOAD="${VERITY_TEST_PRELOAD:-} $SHIM" \
 		ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
-		LSAN_OPTIONS="suppressions=$PLUGIN_SRC/lsan.supp:print_suppressions=0" \
+		LSAN_OPTIONS="suppressions=$TOOLS_DIR/lsan.supp:print_suppressions=0" \
 		"${VERITY_TEST_RPM:-rpm}" --root "$1" --dbpath /var/lib/rpm \
 		--nodeps --force-debian --noscripts \
 		--define "__plugindir $PLUGIN_BUILD" \
