@@ -251,6 +251,26 @@ static int dump(const unsigned char *pkg, size_t len, const char *in)
 	return 0;
 }
 
+/* The lines of @path as string array @tag of @h (nothing if empty). */
+static void put_lines(Header h, rpmTagVal tag, const char *path,
+		      const char *what)
+{
+	struct rpmtd_s td;
+	int n;
+	char *text;
+	char **lines = read_lines(path, &n, &text);
+
+	rpmtdReset(&td);
+	td.tag = tag;
+	td.type = RPM_STRING_ARRAY_TYPE;
+	td.data = lines;
+	td.count = (rpm_count_t)n;
+	if (n > 0 && !headerPut(h, &td, HEADERPUT_DEFAULT))
+		die(what, path);
+	free(lines);
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	const char *sigs = NULL, *ima = NULL, *in, *out;
@@ -317,39 +337,11 @@ int main(int argc, char **argv)
 		put_free(&put);
 		return 3;
 	}
-	if (sigs) {
-		struct rpmtd_s td;
-		int n;
-		char *text;
-		char **lines = read_lines(sigs, &n, &text);
-
-		rpmtdReset(&td);
-		td.tag = VERITY_TAG_SIGNATURES;
-		td.type = RPM_STRING_ARRAY_TYPE;
-		td.data = lines;
-		td.count = (rpm_count_t)n;
-		if (n > 0 && !headerPut(h, &td, HEADERPUT_DEFAULT))
-			die("cannot store signatures", sigs);
-		free(lines);
-		free(text);
-	}
-	if (ima) {
-		int n;
-		char *text;
-		char **lines = read_lines(ima, &n, &text);
-
-		struct rpmtd_s td;
-
-		rpmtdReset(&td);
-		td.tag = SIGTAG_IMA_SIGNATURES;
-		td.type = RPM_STRING_ARRAY_TYPE;
-		td.data = lines;
-		td.count = (rpm_count_t)n;
-		if (n > 0 && !headerPut(h, &td, HEADERPUT_DEFAULT))
-			die("cannot store IMA signatures", ima);
-		free(lines);
-		free(text);
-	}
+	if (sigs)
+		put_lines(h, VERITY_TAG_SIGNATURES, sigs, "cannot store signatures");
+	if (ima)
+		put_lines(h, SIGTAG_IMA_SIGNATURES, ima,
+			  "cannot store IMA signatures");
 	if (algo >= 0) {
 		uint32_t v = (uint32_t)algo;
 
