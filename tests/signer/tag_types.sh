@@ -79,6 +79,14 @@ judge() {
 	fi
 }
 
+# A clang build's sanitized plugin cannot be loaded into Debian's rpm (its
+# ASan runtime is not gcc's, which rpm-driver and the preload use), so
+# that build leaves the plugin's column to the gcc build, as it leaves
+# the plugin tests (scripts/test).
+plugin_installs=${TAG_TYPES_PLUGIN:-1}
+[ "$plugin_installs" = 1 ] ||
+	note "the plugin's install is not run in this build (TAG_TYPES_PLUGIN=0)"
+
 rpm_with_plugin() {
 	env LD_PRELOAD="${VERITY_TEST_PRELOAD:-} $SHIM" \
 		ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
@@ -138,11 +146,13 @@ one() {
 		>/dev/null 2>&1 || bad "$c: the injected package does not verify"
 
 	fresh
-	root=$d/root
-	mkdir -p "$root"
-	rpm --root "$root" --dbpath /var/lib/rpm --initdb
-	run rpm_with_plugin "$root" "$p"
-	judge "$c" plugin "$(want "$tag" "$type" "$count" plugin)" "$p"
+	if [ "$plugin_installs" = 1 ]; then
+		root=$d/root
+		mkdir -p "$root"
+		rpm --root "$root" --dbpath /var/lib/rpm --initdb
+		run rpm_with_plugin "$root" "$p"
+		judge "$c" plugin "$(want "$tag" "$type" "$count" plugin)" "$p"
+	fi
 
 	root=$d/dbroot
 	mkdir -p "$root"
