@@ -24,6 +24,7 @@
 /* What audit finds wrong with a file, in the order it checks. */
 enum audit_problem {
 	AUDIT_MISSING,		/* the file is gone */
+	AUDIT_UNREADABLE,	/* the kernel refuses it (EINVAL, EIO...) */
 	AUDIT_VERITY_OFF,	/* there, but no fs-verity (or not a regular file) */
 	AUDIT_UNTRUSTED,	/* the package's signature is by no given cert */
 	AUDIT_DIGEST,		/* measured digest is not the one signed */
@@ -34,6 +35,13 @@ enum audit_problem {
 
 /* The short code printed in the first column ("missing", "verity-off"...). */
 const char *audit_problem_code(enum audit_problem p);
+
+/*
+ * Whether an open or measure that failed with @err says something about the
+ * file (it is damaged: unreadable) rather than about the audit (no
+ * permission, out of descriptors or memory: the audit cannot run).
+ */
+bool audit_errno_is_file_damage(int err);
 
 /* --- audit_rpmdb.c: installed packages and their files' signatures --- */
 
@@ -105,6 +113,7 @@ struct audit_file_state {
 	bool regular;
 	bool verity;
 	bool measured;		/* digest[] is valid */
+	int err;		/* the kernel refused to measure it: errno */
 	uint16_t digest_alg;
 	uint16_t digest_size;
 	uint8_t digest[VERITY_MAX_DIGEST_SIZE];
@@ -115,7 +124,8 @@ struct audit_file_state {
 
 /*
  * statx, FS_IOC_MEASURE_VERITY and FS_IOC_READ_VERITY_METADATA on @fd;
- * never reads the file's contents.
+ * never reads the file's contents. A refusal that is not "no verity here"
+ * (EIO, EUCLEAN...) is left in st->err.
  */
 void audit_measure(int fd, struct audit_file_state *st);
 

@@ -30,10 +30,15 @@ void audit_measure(int fd, struct audit_file_state *st)
 	int n;
 
 	st->regular = st->verity = st->measured = false;
+	st->err = 0;
 	st->sig_len = 0;
 	st->sig_errno = ENODATA;
 	if (statx(fd, "", AT_EMPTY_PATH | AT_STATX_SYNC_AS_STAT, STATX_TYPE,
-		  &sx) != 0 || !S_ISREG(sx.stx_mode))
+		  &sx) != 0) {
+		st->err = errno;
+		return;
+	}
+	if (!S_ISREG(sx.stx_mode))
 		return;
 	st->regular = true;
 	/*
@@ -44,8 +49,12 @@ void audit_measure(int fd, struct audit_file_state *st)
 	    !(sx.stx_attributes & STATX_ATTR_VERITY))
 		return;
 	m->digest_size = VERITY_MAX_DIGEST_SIZE;
-	if (ioctl(fd, FS_IOC_MEASURE_VERITY, m) != 0)
-		return;		/* ENODATA: no verity; ENOTTY: no support */
+	if (ioctl(fd, FS_IOC_MEASURE_VERITY, m) != 0) {
+		/* ENODATA: no verity; ENOTTY, EOPNOTSUPP: no support */
+		if (errno != ENODATA && errno != ENOTTY && errno != EOPNOTSUPP)
+			st->err = errno;
+		return;
+	}
 	st->verity = st->measured = true;
 	st->digest_alg = m->digest_algorithm;
 	st->digest_size = m->digest_size;
@@ -56,6 +65,21 @@ void audit_measure(int fd, struct audit_file_state *st)
 	} else {
 		st->sig_errno = n == 0 ? ENODATA : 0;
 		st->sig_len = (size_t)n;
+	}
+}
+
+bool audit_errno_is_file_damage(int err)
+{
+	switch (err) {
+	case EACCES:	/* not root, or a security module said no */
+	case EPERM:
+	case EMFILE:
+	case ENFILE:
+	case ENOMEM:
+	case EINTR:
+		return false;
+	default:	/* EINVAL (fs-verity's own checks), EIO, EUCLEAN... */
+		return true;
 	}
 }
 

@@ -11,6 +11,7 @@
 
 static const char *const codes[AUDIT_NPROBLEMS] = {
 	[AUDIT_MISSING] = "missing",
+	[AUDIT_UNREADABLE] = "unreadable",
 	[AUDIT_VERITY_OFF] = "verity-off",
 	[AUDIT_UNTRUSTED] = "untrusted",
 	[AUDIT_DIGEST] = "digest-mismatch",

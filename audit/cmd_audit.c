@@ -10,7 +10,10 @@
  * file, without reading any file's contents.
  *
  * Exit status: 0 no problem, 1 problems (or a named package not installed),
- * 2 when the audit could not run (usage, root, rpmdb, certificates).
+ * 2 when the audit could not run (usage, root, rpmdb, certificates, or a
+ * file it had no right to open). A file the kernel refuses to open or
+ * measure (EINVAL, EIO: it is damaged, as a power cut can leave it) is a
+ * problem, "unreadable", not a reason to give up.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -114,6 +117,9 @@ static void audit_file(struct audit *a, const struct audit_pkg *pkg, int i)
 			audit_report_problem(&a->rep, AUDIT_VERITY_OFF,
 					     pkg->nevra, path,
 					     "a symlink (not followed)");
+		else if (audit_errno_is_file_damage(errno))
+			audit_report_problem(&a->rep, AUDIT_UNREADABLE,
+					     pkg->nevra, path, strerror(errno));
 		else {
 			fprintf(stderr, "rpm-verity audit: %s: cannot open: %s\n",
 				path, strerror(errno));
@@ -122,6 +128,19 @@ static void audit_file(struct audit *a, const struct audit_pkg *pkg, int i)
 		goto out;
 	}
 	audit_measure(fd, &a->st);
+	if (st->err) {
+		if (audit_errno_is_file_damage(st->err)) {
+			audit_report_problem(&a->rep, AUDIT_UNREADABLE,
+					     pkg->nevra, path,
+					     strerror(st->err));
+		} else {
+			fprintf(stderr, "rpm-verity audit: %s: cannot measure: %s\n",
+				path, strerror(st->err));
+			a->errors++;
+		}
+		close(fd);
+		goto out;
+	}
 	if (!st->verity)
 		audit_report_problem(&a->rep, AUDIT_VERITY_OFF, pkg->nevra, path,
 				     st->regular ? NULL : "not a regular file");
