@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
+#include <linux/limits.h>
 #include <rpm/rpmdb.h>
 #include <rpm/rpmstring.h>
 
@@ -48,7 +49,7 @@ struct walker {
 	struct { dev_t dev; ino_t ino; } up[MAX_DEPTH];
 	int depth;
 	struct audit_file_state st;
-	uint8_t ima[IMA_VALUE_MAX + 1];
+	uint8_t ima[XATTR_SIZE_MAX];	/* any value the kernel can hold */
 	unsigned long errors;
 };
 
