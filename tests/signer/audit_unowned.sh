@@ -17,18 +17,12 @@ NEVRA=rvt-kinds-1-1.noarch
 
 p=$(copy_pkg kinds "$SCRATCH/pkgs")
 expect_ok "sign kinds" "$RPMVERITY" sign --key "$KEY" --cert "$CERT" "$p"
-# A made-up IMA value per content (hardlinks share it), as audit.sh does.
+# A made-up IMA value per content (made_up_ima), as audit.sh adds.
 ima=$SCRATCH/pkgs/ima/kinds.rpm
 mkdir -p "${ima%/*}"
 expect_ok "verify --list" "$RPMVERITY" verify --list "$p"
 awk -F'\t' '$3 == "protected" { print $1 }' "$OUT" | sort >"$SCRATCH/want"
-qf "$p" '[%{FILENAMES} %{FILEDIGESTS}\n]' | while read -r f digest; do
-	if grep -qxF "$f" "$SCRATCH/want"; then
-		printf '0603040a0b0c0d%s\n' "${digest:0:16}"
-	else
-		echo
-	fi
-done >"$SCRATCH/ima.txt"
+made_up_ima "$p" "$SCRATCH/want" >"$SCRATCH/ima.txt"
 expect_ok "add IMA signatures" "$VERITY_TAG_EDIT" "$p" "$ima" --ima "$SCRATCH/ima.txt"
 rpm --root "$ROOT" --dbpath $DB --initdb || fail "rpm --initdb"
 rpm --root "$ROOT" --dbpath $DB --justdb --nodeps --force-debian -i "$ima" ||
