@@ -281,7 +281,7 @@ int cmd_audit(int argc, const char **argv)
 
 	a->root.fd = a->root.dir_fd = -1;
 	poptSetOtherOptionHelp(ctx, "[OPTION...] [PACKAGE...]\n"
-			       "   or: rpm-verity audit --unowned [OPTION...] [PATH...]");
+			       "   or: audit --unowned [OPTION...] [PATH...]");
 	while ((c = poptGetNextOpt(ctx)) > 0)
 		;
 	if (c < -1) {
