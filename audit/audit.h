@@ -5,6 +5,10 @@
  * root without leaving it (audit_open.c) and asked about their fs-verity
  * state by ioctl only (audit_measure.c), each distinct signature is checked
  * once (audit_sigcache.c), and problems are printed (audit_report.c).
+ * --unowned (audit_unowned.c) walks the trees instead: the paths packages
+ * own (audit_owned.c) and the content they signed (audit_index.c), both
+ * built once from the rpmdb, tell which verity or IMA-signed files no
+ * package put there, and whose signed content they are.
  */
 #ifndef RPMVERITY_AUDIT_H
 #define RPMVERITY_AUDIT_H
@@ -30,6 +34,7 @@ enum audit_problem {
 	AUDIT_DIGEST,		/* measured digest is not the one signed */
 	AUDIT_SIG_DIFFERS,	/* the file's builtin signature is not the package's */
 	AUDIT_IMA,		/* security.ima is not the package's IMA signature */
+	AUDIT_UNOWNED,		/* --unowned: signed file at a path no package owns */
 	AUDIT_NPROBLEMS
 };
 
@@ -107,6 +112,13 @@ void audit_root_close(struct audit_root *r);
 int audit_root_openat(struct audit_root *r, const char *dir,
 		      const char *base);
 
+/*
+ * Open the directory @dir (absolute, as under "/") the way
+ * audit_root_openat() resolves it, as a new O_PATH fd the caller closes;
+ * -1 with errno set.
+ */
+int audit_root_opendir(struct audit_root *r, const char *dir);
+
 /* --- audit_measure.c: a file's fs-verity state, by ioctl alone --- */
 
 struct audit_file_state {
@@ -164,6 +176,88 @@ enum audit_sig_verdict audit_sigcache_check(struct audit_sigcache *c,
 /* Verifications done, for --verbose. */
 size_t audit_sigcache_verifications(const struct audit_sigcache *c);
 
+/* --- audit_keymap.c: byte strings to values, for the two below --- */
+
+struct audit_keymap;
+
+/* @free_value (may be NULL) frees each value with the map. */
+struct audit_keymap *audit_keymap_new(void (*free_value)(void *));
+void audit_keymap_free(struct audit_keymap *m);
+/* The value under @key, or NULL. */
+void *audit_keymap_get(const struct audit_keymap *m, const void *key,
+		       size_t len);
+/* Adds @value under @key (copied); false, adding nothing, if it is there. */
+bool audit_keymap_add(struct audit_keymap *m, const void *key, size_t len,
+		      void *value);
+size_t audit_keymap_count(const struct audit_keymap *m);
+
+/* --- audit_owned.c: the paths installed packages own --- */
+
+/*
+ * A path is owned when the rpmdb lists it, so /bin/sh listed through a
+ * /bin -> usr/bin symlink owns /usr/bin/sh: each listed directory is
+ * resolved under the root once, and a path is known by its directory's
+ * device and inode and its name. A hard link elsewhere is not owned.
+ */
+struct audit_owned;
+
+struct audit_owned *audit_owned_new(void);
+void audit_owned_free(struct audit_owned *o);
+/* Add every file @pkg lists, its directory resolved under @r. */
+void audit_owned_add(struct audit_owned *o, struct audit_root *r,
+		     const struct audit_pkg *pkg);
+/* Whether @name in the directory (@dev, @ino) is a listed path. */
+bool audit_owned_has(const struct audit_owned *o, dev_t dev, ino_t ino,
+		     const char *name);
+/* The filesystems that hold a listed regular file: @n of them in @devs. */
+const dev_t *audit_owned_devs(const struct audit_owned *o, size_t *n);
+
+/* --- audit_index.c: signed content back to its package file --- */
+
+struct audit_index;
+
+/* A package file, as the index names it. */
+struct audit_pkgfile {
+	char *nevra;
+	char *path;
+};
+
+/* Only signatures by @certs name a package file. */
+struct audit_index *audit_index_new(X509 *const *certs, size_t ncerts);
+void audit_index_free(struct audit_index *x);
+/* Remember file @i of @pkg's fs-verity and IMA signatures. */
+void audit_index_add(struct audit_index *x, const struct audit_pkg *pkg,
+		     int i);
+
+/*
+ * The package file whose trusted fs-verity signature signs
+ * @digest (of algorithm @alg_id), or NULL. The file's own builtin
+ * signature @sig (NULL if unread) is looked up first; else the hash each
+ * RSA signature signs, recovered once for all (sig_verifier_recover).
+ */
+const struct audit_pkgfile *audit_index_content(struct audit_index *x,
+						uint16_t alg_id,
+						const uint8_t *digest,
+						const uint8_t *sig,
+						size_t sig_len);
+/* The package file whose IMA signature (tag 5090) is @value, or NULL. */
+const struct audit_pkgfile *audit_index_ima(const struct audit_index *x,
+					    const uint8_t *value, size_t len);
+
+/* --- audit_unowned.c: the --unowned walk --- */
+
+struct audit_unowned_opts {
+	struct audit_root *root;
+	rpmts ts;
+	X509 *const *certs;
+	size_t ncerts;
+	const char **paths;	/* trees to walk, under the root; NULL: all */
+	struct audit_report *rep;
+};
+
+/* Walk and report; returns the number of errors (exit status 2). */
+unsigned long audit_unowned(const struct audit_unowned_opts *o);
+
 /* --- audit_report.c: what the user sees --- */
 
 struct audit_report {
@@ -173,12 +267,23 @@ struct audit_report {
 	unsigned long packages;
 	unsigned long checked;
 	unsigned long skipped;
+	unsigned long scanned;	/* --unowned: regular files walked */
+	bool unowned;		/* --unowned: the summary counts scanned */
 	unsigned long problems[AUDIT_NPROBLEMS];
 };
 
 /* One problem with @path of @nevra; @detail (may be NULL) for --verbose and JSON. */
 void audit_report_problem(struct audit_report *r, enum audit_problem p,
 			  const char *nevra, const char *path,
+			  const char *detail);
+/*
+ * --unowned: @path carries fs-verity or an IMA signature and no package
+ * owns it. When its content or signature is package file @pf's, "@how
+ * NEVRA FILE" ("signed content of ...") is always printed; @detail (may be
+ * NULL) only with --verbose and in JSON.
+ */
+void audit_report_unowned(struct audit_report *r, const char *path,
+			  const char *how, const struct audit_pkgfile *pf,
 			  const char *detail);
 /* A skipped entry (only printed with --verbose). */
 void audit_report_skip(struct audit_report *r, const char *nevra,

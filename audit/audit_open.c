@@ -182,3 +182,8 @@ int audit_root_openat(struct audit_root *r, const char *dir,
 	return openat(r->dir_fd, base,
 		      O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 }
+
+int audit_root_opendir(struct audit_root *r, const char *dir)
+{
+	return open_dir(r, dir);
+}

@@ -3,7 +3,8 @@
  * What rpm-verity audit prints. Text: one line per problem, a short code
  * column then the path, as `rpm -V` does, so `awk '{print $2}'` gives the
  * paths; then one summary line. --json: one object per line (JSON Lines),
- * the summary last, for monitoring systems.
+ * the summary last, for monitoring systems. --unowned prints the same
+ * way, with the package file a signed file's content is, when known.
  */
 #include "audit.h"
 
@@ -17,6 +18,7 @@ static const char *const codes[AUDIT_NPROBLEMS] = {
 	[AUDIT_DIGEST] = "digest-mismatch",
 	[AUDIT_SIG_DIFFERS] = "signature-differs",
 	[AUDIT_IMA] = "ima-mismatch",
+	[AUDIT_UNOWNED] = "unowned",
 };
 
 const char *audit_problem_code(enum audit_problem p)
@@ -70,6 +72,40 @@ void audit_report_problem(struct audit_report *r, enum audit_problem p,
 		fprintf(r->out, "%-17s %s\n", codes[p], path);
 }
 
+void audit_report_unowned(struct audit_report *r, const char *path,
+			  const char *how, const struct audit_pkgfile *pf,
+			  const char *detail)
+{
+	r->problems[AUDIT_UNOWNED]++;
+	if (r->json) {
+		fputs("{\"problem\":\"unowned\",\"path\":", r->out);
+		json_string(r->out, path);
+		fputs(",\"package\":", r->out);
+		if (pf)
+			json_string(r->out, pf->nevra);
+		else
+			fputs("null", r->out);
+		if (pf) {
+			fputs(",\"file\":", r->out);
+			json_string(r->out, pf->path);
+			fputs(",\"match\":", r->out);
+			json_string(r->out, how);
+		}
+		if (detail) {
+			fputs(",\"detail\":", r->out);
+			json_string(r->out, detail);
+		}
+		fputs("}\n", r->out);
+		return;
+	}
+	fprintf(r->out, "%-17s %s", codes[AUDIT_UNOWNED], path);
+	if (pf)
+		fprintf(r->out, " (%s %s %s)", how, pf->nevra, pf->path);
+	if (r->verbose && detail)
+		fprintf(r->out, " (%s)", detail);
+	fputc('\n', r->out);
+}
+
 void audit_report_skip(struct audit_report *r, const char *nevra,
 		       const char *path, const char *why)
 {
@@ -89,18 +125,28 @@ unsigned long audit_report_summary(struct audit_report *r)
 
 	for (int p = 0; p < AUDIT_NPROBLEMS; p++)
 		total += r->problems[p];
+	if (r->json && r->unowned) {
+		fprintf(r->out, "{\"summary\":{\"packages\":%lu,\"scanned\":%lu,"
+			"\"problems\":%lu,\"unowned\":%lu}}\n", r->packages,
+			r->scanned, total, r->problems[AUDIT_UNOWNED]);
+		return total;
+	}
 	if (r->json) {
 		fprintf(r->out, "{\"summary\":{\"packages\":%lu,\"checked\":%lu,"
 			"\"skipped\":%lu,\"problems\":%lu", r->packages,
 			r->checked, r->skipped, total);
 		for (int p = 0; p < AUDIT_NPROBLEMS; p++)
-			fprintf(r->out, ",\"%s\":%lu", codes[p], r->problems[p]);
+			if (p != AUDIT_UNOWNED)
+				fprintf(r->out, ",\"%s\":%lu", codes[p],
+					r->problems[p]);
 		fputs("}}\n", r->out);
 		return total;
 	}
-	fprintf(r->out, "audit: %lu package%s, %lu file%s checked, ",
-		r->packages, r->packages == 1 ? "" : "s", r->checked,
-		r->checked == 1 ? "" : "s");
+	fprintf(r->out, "audit: %lu package%s, %lu file%s %s, ",
+		r->packages, r->packages == 1 ? "" : "s",
+		r->unowned ? r->scanned : r->checked,
+		(r->unowned ? r->scanned : r->checked) == 1 ? "" : "s",
+		r->unowned ? "scanned" : "checked");
 	if (!total) {
 		fputs("no problems\n", r->out);
 		return 0;

@@ -44,12 +44,12 @@ int audit_pkg_load(struct audit_pkg *pkg, Header h, bool sign_config_files,
 			  pkg->sigs->verity.problem);
 		return -1;
 	}
+	/* IMA signatures, when some tool put them there: compared as bytes. */
+	pkg->has_ima = pkg->sigs->ima.present && !pkg->sigs->ima.problem;
 	if (!pkg->sigs->verity.present)
 		return 0;
 	pkg->alg = pkg->sigs->alg;
 	pkg->has_sigs = true;
-	/* IMA signatures, when some tool put them there: compared as bytes. */
-	pkg->has_ima = pkg->sigs->ima.present && !pkg->sigs->ima.problem;
 	return 0;
 }
 

@@ -7,11 +7,13 @@
  * over another, a plain copy put in a file's place, or a file installed
  * under %_fsverity_policy warn without verity all pass the kernel. This
  * command reads the rpmdb as `rpm -V` does and asks the kernel about each
- * file, without reading any file's contents.
+ * file, without reading any file's contents. With --unowned it looks the
+ * other way, for signed files at paths no package lists (audit_unowned.c).
  *
  * Exit status: 0 no problem, 1 problems (or a named package not installed),
- * 2 when the audit could not run (usage, root, rpmdb, certificates, or a
- * file it had no right to open). A file the kernel refuses to open or
+ * 2 when the audit could not run (usage, root, rpmdb, certificates, a
+ * file it had no right to open, or with --unowned a directory that could
+ * not be walked). A file the kernel refuses to open or
  * measure (EINVAL, EIO: it is damaged, as a power cut can leave it) is a
  * problem, "unreadable", not a reason to give up.
  */
@@ -269,7 +271,7 @@ int cmd_audit(int argc, const char **argv)
 	char *dbdir = NULL;
 	struct stat st;
 	const char **certpaths = NULL, **names;
-	int json = 0, verbose = 0, status = 2;
+	int json = 0, verbose = 0, unowned = 0, status = 2;
 	struct poptOption opts[] = {
 		{ "root", 'r', POPT_ARG_STRING, &root, 0,
 		  "audit the system installed under DIR (as rpm --root)", "DIR" },
@@ -282,6 +284,10 @@ int cmd_audit(int argc, const char **argv)
 		  "one JSON object per problem, then the summary", NULL },
 		{ "verbose", 'v', POPT_ARG_NONE, &verbose, 0,
 		  "also list skipped files, and why each problem is one", NULL },
+		{ "unowned", 0, POPT_ARG_NONE, &unowned, 0,
+		  "instead, walk the PATHs (default: the root's filesystems "
+		  "that hold packages' files) for signed files no package owns",
+		  NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -293,7 +299,8 @@ int cmd_audit(int argc, const char **argv)
 	int c;
 
 	a->root.fd = a->root.dir_fd = -1;
-	poptSetOtherOptionHelp(ctx, "[OPTION...] [PACKAGE...]");
+	poptSetOtherOptionHelp(ctx, "[OPTION...] [PACKAGE...]\n"
+			       "   or: audit --unowned [OPTION...] [PATH...]");
 	while ((c = poptGetNextOpt(ctx)) > 0)
 		;
 	if (c < -1) {
@@ -334,7 +341,18 @@ int cmd_audit(int argc, const char **argv)
 	a->sigs = audit_sigcache_new(certs, ncerts);
 	a->rep = (struct audit_report){ .out = stdout, .json = json,
 					.verbose = verbose };
-	status = audit_db(a, ts, names) == 0 ? 0 : 1;
+	if (unowned) {
+		struct audit_unowned_opts uo = {
+			.root = &a->root, .ts = ts, .certs = certs,
+			.ncerts = ncerts, .paths = names, .rep = &a->rep,
+		};
+
+		a->errors += audit_unowned(&uo);
+		names = NULL;	/* paths, not packages */
+		status = 0;
+	} else {
+		status = audit_db(a, ts, names) == 0 ? 0 : 1;
+	}
 	if (!a->rep.packages && !(names && *names)) {
 		fprintf(stderr, "rpm-verity audit: %s: no package installed in this rpmdb\n",
 			dbdir);
@@ -342,7 +360,7 @@ int cmd_audit(int argc, const char **argv)
 	}
 	if (audit_report_summary(&a->rep))
 		status = 1;
-	if (verbose && !json)
+	if (verbose && !json && !unowned)
 		printf("audit: %lu files skipped, %zu signature checks\n",
 		       a->rep.skipped, audit_sigcache_verifications(a->sigs));
 	if (a->errors)

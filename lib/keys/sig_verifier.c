@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/err.h>
+#include <openssl/rsa.h>
 #include <rpm/rpmstring.h>
 
 /* Digest algorithms by their OBJECT IDENTIFIER's DER (2.16.840.1.101.3.4.2.x). */
@@ -36,6 +37,7 @@ struct sig_verifier {
 	size_t id_len;
 	EVP_MD *md[NDIGESTS];	/* fetched and contexts made on first use */
 	EVP_PKEY_CTX *ctx[NDIGESTS];
+	EVP_PKEY_CTX *rctx[NDIGESTS];	/* sig_verifier_recover's */
 };
 
 struct sig_verifier *sig_verifier_new(X509 *cert)
@@ -71,6 +73,7 @@ void sig_verifier_free(struct sig_verifier *v)
 		return;
 	for (size_t i = 0; i < NDIGESTS; i++) {
 		EVP_PKEY_CTX_free(v->ctx[i]);
+		EVP_PKEY_CTX_free(v->rctx[i]);
 		EVP_MD_free(v->md[i]);
 	}
 	X509_free(v->cert);
@@ -113,6 +116,75 @@ static EVP_PKEY_CTX *key_ctx(struct sig_verifier *v, size_t i)
 	return v->ctx[i];
 }
 
+/* Index in digests[] of the signature's digest algorithm; NDIGESTS: none. */
+static size_t digest_of(const struct verity_sig_parts *parts)
+{
+	size_t i;
+
+	for (i = 0; i < NDIGESTS && !parts->has_attributes; i++)
+		if (parts->digest_oid_len == sizeof(digests[i].oid) &&
+		    !memcmp(parts->digest_oid, digests[i].oid, sizeof(digests[i].oid)))
+			return i;
+	return NDIGESTS;
+}
+
+const char *sig_verifier_md_name(const struct verity_sig_parts *parts)
+{
+	size_t i = digest_of(parts);
+
+	return i < NDIGESTS ? digests[i].name : NULL;
+}
+
+/* Recovery wants its own context: verify_recover, PKCS#1 v1.5, the digest. */
+static EVP_PKEY_CTX *recover_ctx(struct sig_verifier *v, size_t i)
+{
+	EVP_PKEY *key = X509_get0_pubkey(v->cert);
+
+	if (v->rctx[i])
+		return v->rctx[i];
+	if (!key || EVP_PKEY_get_base_id(key) != EVP_PKEY_RSA || !key_ctx(v, i))
+		return NULL;
+	v->rctx[i] = EVP_PKEY_CTX_new(key, NULL);
+	if (!v->rctx[i] || EVP_PKEY_verify_recover_init(v->rctx[i]) != 1 ||
+	    EVP_PKEY_CTX_set_rsa_padding(v->rctx[i], RSA_PKCS1_PADDING) != 1 ||
+	    EVP_PKEY_CTX_set_signature_md(v->rctx[i], v->md[i]) != 1) {
+		EVP_PKEY_CTX_free(v->rctx[i]);
+		v->rctx[i] = NULL;
+	}
+	return v->rctx[i];
+}
+
+size_t sig_verifier_recover(struct sig_verifier *v,
+			    const struct verity_sig_parts *parts,
+			    uint8_t out[EVP_MAX_MD_SIZE])
+{
+	size_t i = digest_of(parts), len = EVP_MAX_MD_SIZE;
+	EVP_PKEY_CTX *ctx = i < NDIGESTS ? recover_ctx(v, i) : NULL;
+	int ok;
+
+	if (!ctx)
+		return 0;
+	ok = EVP_PKEY_verify_recover(ctx, out, &len, parts->sig,
+				     parts->sig_len) == 1;
+	ERR_clear_error();
+	return ok && len == (size_t)EVP_MD_get_size(v->md[i]) ? len : 0;
+}
+
+size_t sig_verifier_signed_hash(const char *md_name,
+				const struct verity_hash_alg *alg,
+				const uint8_t *digest,
+				uint8_t out[EVP_MAX_MD_SIZE])
+{
+	uint8_t formatted[VERITY_FORMATTED_DIGEST_MAX];
+	size_t flen = verity_format_digest(alg, digest, formatted);
+	unsigned int len = 0;
+	EVP_MD *md = EVP_MD_fetch(NULL, md_name, NULL);
+	int ok = md && EVP_Digest(formatted, flen, out, &len, md, NULL) == 1;
+
+	EVP_MD_free(md);
+	return ok ? len : 0;
+}
+
 int sig_verifier_check(struct sig_verifier *v,
 		       const struct verity_sig_parts *parts,
 		       const uint8_t *der, size_t len,
@@ -126,11 +198,8 @@ int sig_verifier_check(struct sig_verifier *v,
 	PKCS7 *p7;
 	int rc;
 
-	for (i = 0; i < NDIGESTS && !parts->has_attributes; i++)
-		if (parts->digest_oid_len == sizeof(digests[i].oid) &&
-		    !memcmp(parts->digest_oid, digests[i].oid, sizeof(digests[i].oid)))
-			break;
-	if (i < NDIGESTS && !parts->has_attributes && (ctx = key_ctx(v, i))) {
+	i = digest_of(parts);
+	if (i < NDIGESTS && (ctx = key_ctx(v, i))) {
 		rc = EVP_Digest(formatted, flen, hash, &hlen, v->md[i], NULL) == 1 &&
 		     EVP_PKEY_verify(ctx, parts->sig, parts->sig_len, hash,
 				     hlen) == 1 ? 0 : -1;

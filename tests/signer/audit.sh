@@ -126,13 +126,7 @@ note "IMA signatures in the header (tag 5090): security.ima compared byte for by
 ima=$SCRATCH/pkgs/ima/kinds.rpm
 mkdir -p "${ima%/*}"
 # A made-up value per content (hardlinks share it, as real IMA signatures do).
-qf "$p" '[%{FILENAMES} %{FILEDIGESTS}\n]' | while read -r f digest; do
-	if grep -qxF "$f" "$SCRATCH/want"; then
-		printf '0603040a0b0c0d%s\n' "${digest:0:16}"
-	else
-		echo
-	fi
-done >"$SCRATCH/ima.txt"
+made_up_ima "$p" "$SCRATCH/want" >"$SCRATCH/ima.txt"
 expect_ok "add IMA signatures" "$VERITY_TAG_EDIT" "$p" "$ima" --ima "$SCRATCH/ima.txt"
 R2=$SCRATCH/root2
 rpm --root "$R2" --dbpath $DB --initdb || fail "rpm --initdb"

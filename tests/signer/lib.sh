@@ -54,6 +54,19 @@ check_rpm_view() {
 	[ $bad = 0 ] || fail "$pkg: rpm's view of the signatures is wrong"
 }
 
+# made_up_ima PKG LIST: for each file of PKG, in header order, a made-up
+# IMA value in hex when LIST (a file of paths) names it, else an empty line;
+# one value per content, so hardlinks share it as real IMA signatures do.
+made_up_ima() {
+	qf "$1" '[%{FILENAMES} %{FILEDIGESTS}\n]' | while read -r f digest; do
+		if grep -qxF "$f" "$2"; then
+			printf '0603040a0b0c0d%s\n' "${digest:0:16}"
+		else
+			echo
+		fi
+	done
+}
+
 # entries PKG: the VERITYSIGNATURES entries, one line each, newlines removed.
 entries() {
 	qf "$1" '[%{VERITYSIGNATURES}@@\n]' | tr -d '\n' | sed 's/@@/\n/g'

@@ -6,7 +6,10 @@
  * and a signature that fails says why. A user whose token dropped its
  * session needs OpenSSL's reason, not "signing failed", so the message
  * must name the key and carry the reason OpenSSL gives for the same
- * operation, and leave the thread's error queue empty.
+ * operation, and leave the thread's error queue empty. Also the digest
+ * index audit --unowned builds (sig_verifier_recover): an RSA signature
+ * gives back the hash of the formatted digest it signs, an ECDSA one
+ * nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,7 @@
 #include <openssl/x509.h>
 
 #include "../lib/check.h"
+#include "sig_verifier.h"
 #include "signing_key.h"
 
 static char dir[] = "/tmp/test_signing_key.XXXXXX";
@@ -93,6 +97,31 @@ static char *direct_sign(EVP_PKEY *pkey, const uint8_t *hash, size_t hlen,
 	return ok ? NULL : strdup(reason ? reason : "(no reason)");
 }
 
+/*
+ * Whether the hash recovered from the signature @der by @cert is the one
+ * computed for @digest; -1 when nothing can be recovered.
+ */
+static int recovered_is(X509 *cert, const uint8_t *der, size_t len,
+			const struct verity_hash_alg *alg,
+			const uint8_t *digest)
+{
+	struct sig_verifier *v = sig_verifier_new(cert);
+	struct verity_sig_parts parts;
+	uint8_t got[EVP_MAX_MD_SIZE], want[EVP_MAX_MD_SIZE];
+	size_t glen = 0, wlen = 0;
+	const char *md;
+
+	if (v && verity_sig_parts(der, len, &parts) &&
+	    (md = sig_verifier_md_name(&parts))) {
+		glen = sig_verifier_recover(v, &parts, got);
+		wlen = sig_verifier_signed_hash(md, alg, digest, want);
+	}
+	sig_verifier_free(v);
+	if (!glen)
+		return -1;
+	return glen == wlen && memcmp(got, want, glen) == 0;
+}
+
 static void test_rsa(void)
 {
 	const struct verity_hash_alg *sha256 = verity_hash_alg_by_name("sha256");
@@ -116,6 +145,13 @@ static void test_rsa(void)
 	CHECK(len > 0 && verify_signature(signing_key_cert(key), sha256, digest,
 					  der, (size_t)len, &why) == 0);
 	free(why);
+	/* The digest back from the signature, and only that digest. */
+	CHECK(len > 0 && recovered_is(signing_key_cert(key), der, (size_t)len,
+				      sha256, digest) == 1);
+	digest[0] ^= 1;
+	CHECK(len > 0 && recovered_is(signing_key_cert(key), der, (size_t)len,
+				      sha256, digest) == 0);
+	digest[0] ^= 1;
 	OPENSSL_free(der);
 
 	/* A bare signature: the same bytes as OpenSSL's (PKCS#1 v1.5). */
@@ -156,10 +192,18 @@ static void test_pkcs7_failure(void)
 	uint8_t digest[32] = { 4, 5, 6 }, *der = NULL;
 	struct signing_key *key;
 	char *err = NULL;
+	int len;
 
 	key = load_pair(pkey, "ec", keypath, certpath);
 	if (!key)
 		return;
+	/* ECDSA: a valid signature, but no digest to recover from it. */
+	len = signing_key_sign(key, &md4, digest, &der, &err);
+	CHECK(len > 0);
+	CHECK(len > 0 && recovered_is(signing_key_cert(key), der, (size_t)len,
+				      &md4, digest) == -1);
+	OPENSSL_free(der);
+	der = NULL;
 	md4.name = "md4";
 	CHECK(signing_key_sign(key, &md4, digest, &der, &err) == -1);
 	CHECK(der == NULL);
