@@ -12,17 +12,6 @@
  * drops the only writer, rpm closes the read-only descriptor later as it
  * would have closed its own, and nothing rpm does after prepare writes to
  * the file. Then verity is enabled on that descriptor.
- *
- * Why fdatasync() first (%_fsverity_sync_data, on by default): rpm writes
- * without syncing, and FS_IOC_ENABLE_VERITY on btrfs makes the verity flag
- * durable in the next transaction without writing the data back. The inode
- * item of that transaction carries the size the data had on disk, 0 for a
- * new file, so a power cut before the data's own transaction leaves a file
- * every open() refuses (EINVAL: the descriptor's size is not the inode's).
- * Kernel patch 0007 fixes that in btrfs; the plugin must not depend on it,
- * because the kernels rpm runs on do not carry it. Syncing the data first
- * puts the size on disk before the flag (kernel-powercut.sh fdatasync shows
- * it on a kernel without 0007). What it costs: bench/README.md.
  */
 #include "verity.h"
 #include "verity_format.h"
@@ -91,13 +80,6 @@ int verity_enable(const struct verity_enable_req *req)
 
 	if (err)
 		return err;
-	if (req->sync_data) {
-		start = verity_seconds();
-		err = fdatasync(req->fd) == 0 ? 0 : errno;
-		*req->sync_seconds += verity_seconds() - start;
-		if (err)
-			return err;
-	}
 	memset(&arg, 0, sizeof(arg));
 	arg.version = 1;
 	arg.hash_algorithm = req->algo;

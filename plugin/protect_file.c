@@ -185,9 +185,7 @@ rpmRC verity_protect_file(struct verity_plugin *vp, rpmfi fi, int fd,
 			.st = &st, .dir_fd = dir_fd, .name = name,
 			.algo = vp->pkg->alg->id,
 			.sig = sig->bytes, .sig_len = sig->len,
-			.sync_data = vp->set.sync_data,
 			.kernel_seconds = &vp->kernel_seconds,
-			.sync_seconds = &vp->sync_seconds,
 		};
 		rc = enable_result(vp, dest, st.st_dev, verity_enable(&req));
 	}

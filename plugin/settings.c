@@ -88,8 +88,6 @@ bool verity_settings_load(struct verity_settings *s)
 	s->boot_loader_warning = macro_bool(
 		"%{!?_fsverity_boot_loader_warning:1}"
 		"%{?_fsverity_boot_loader_warning}");
-	s->sync_data = macro_bool("%{!?_fsverity_sync_data:1}"
-				  "%{?_fsverity_sync_data}");
 	return ok && s->certs != NULL;
 }
 

@@ -122,7 +122,7 @@ static rpmRC verity_tsm_pre(rpmPlugin plugin, rpmts ts)
 
 	trace("tsm_pre");
 	vp->n_protected = 0;
-	vp->plugin_seconds = vp->kernel_seconds = vp->sync_seconds = 0;
+	vp->plugin_seconds = vp->kernel_seconds = 0;
 	rc = start_transaction(vp, ts);
 	vp->plugin_seconds += verity_seconds() - start;
 	return rc;
@@ -134,15 +134,10 @@ static rpmRC verity_tsm_pre(rpmPlugin plugin, rpmts ts)
  */
 static void summary(const struct verity_plugin *vp)
 {
-	char sync[64] = "";
-
-	if (vp->set.sync_data)
-		snprintf(sync, sizeof(sync), ", %.3f s in fdatasync",
-			 vp->sync_seconds);
 	rpmlog(vp->set.summary ? RPMLOG_NOTICE : RPMLOG_DEBUG,
 	       "verity: %lu files protected; %.3f s in the plugin, %.3f s of "
-	       "it in FS_IOC_ENABLE_VERITY%s\n", vp->n_protected,
-	       vp->plugin_seconds, vp->kernel_seconds, sync);
+	       "it in FS_IOC_ENABLE_VERITY\n", vp->n_protected,
+	       vp->plugin_seconds, vp->kernel_seconds);
 }
 
 /*

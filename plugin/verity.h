@@ -37,7 +37,6 @@ struct verity_settings {
 	bool require_fs_support;	/* %_fsverity_require_fs_support */
 	bool summary;			/* %_fsverity_summary */
 	bool boot_loader_warning;	/* %_fsverity_boot_loader_warning */
-	bool sync_data;			/* %_fsverity_sync_data */
 };
 
 /* settings.c: reads the macros; false (after logging why) on a bad value. */
@@ -69,9 +68,7 @@ struct verity_enable_req {
 	unsigned int algo;
 	const uint8_t *sig;
 	size_t sig_len;
-	bool sync_data;		/* fdatasync() the file before the ioctl */
 	double *kernel_seconds;	/* the ioctl's wall time is added here */
-	double *sync_seconds;	/* and fdatasync()'s here */
 };
 
 /*
@@ -109,7 +106,6 @@ struct verity_plugin {
 	unsigned long n_protected;	/* files given fs-verity */
 	double plugin_seconds;		/* wall time in our hooks */
 	double kernel_seconds;		/* of which in FS_IOC_ENABLE_VERITY */
-	double sync_seconds;		/* and in fdatasync() */
 };
 
 /* What a failure returns to rpm under the policy. */

@@ -6,11 +6,8 @@
  * (EBADF for a descriptor not opened read-only, ETXTBSY while this process
  * holds a writer on the file, EINVAL for parameters a 4096-byte-page kernel
  * refuses), then succeeds or fails with $VERITY_SHIM_ERRNO, and appends one
- * line per call to $VERITY_SHIM_LOG. fdatasync() is logged too, so the
- * order of the plugin's calls can be checked, and on a read-only descriptor
- * (the plugin's; the rpmdb's are read-write) fails with
- * $VERITY_SHIM_SYNC_ERRNO when that is set. Signature checking itself is the real kernel's job and is
- * tested in the VM, not here.
+ * line per call to $VERITY_SHIM_LOG. Signature checking itself is the real
+ * kernel's job and is tested in the VM, not here.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,7 +51,7 @@ static int other_writers(int fd, const struct stat *st)
 	return n;
 }
 
-static int wanted_errno(const char *var)
+static int wanted_errno(void)
 {
 	static const struct {
 		const char *name;
@@ -63,9 +60,9 @@ static int wanted_errno(const char *var)
 		{ "ENOKEY", ENOKEY }, { "EKEYREJECTED", EKEYREJECTED },
 		{ "EBADMSG", EBADMSG }, { "EOPNOTSUPP", EOPNOTSUPP },
 		{ "ENOTTY", ENOTTY }, { "EPERM", EPERM }, { "EEXIST", EEXIST },
-		{ "ENOPKG", ENOPKG }, { "EIO", EIO }, { "ENOSPC", ENOSPC },
+		{ "ENOPKG", ENOPKG },
 	};
-	const char *want = getenv(var);
+	const char *want = getenv("VERITY_SHIM_ERRNO");
 
 	for (size_t i = 0; want && i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(want, names[i].name) == 0)
@@ -91,7 +88,7 @@ static int enable_verity(int fd, const struct fsverity_enable_arg *arg)
 		 arg->salt_size != 0 || arg->sig_size > 16128)
 		err = EINVAL;
 	else
-		err = wanted_errno("VERITY_SHIM_ERRNO");
+		err = wanted_errno();
 	if (log_fd >= 0)
 		dprintf(log_fd, "enable ino=%lu size=%lld mode=%s writers=%d "
 			"algo=%u block=%u salt=%u sig_size=%u sig0=%02x "
@@ -106,23 +103,6 @@ static int enable_verity(int fd, const struct fsverity_enable_arg *arg)
 		return -1;
 	}
 	return 0;
-}
-
-int fdatasync(int fd)
-{
-	struct stat st;
-	int fl = fcntl(fd, F_GETFL);
-	int err = fl >= 0 && (fl & O_ACCMODE) == O_RDONLY ?
-		  wanted_errno("VERITY_SHIM_SYNC_ERRNO") : 0;
-
-	if (log_fd >= 0 && fstat(fd, &st) == 0)
-		dprintf(log_fd, "fdatasync ino=%lu result=%s\n",
-			(unsigned long)st.st_ino, err ? strerror(err) : "ok");
-	if (err) {
-		errno = err;
-		return -1;
-	}
-	return (int)syscall(SYS_fdatasync, fd);
 }
 
 int ioctl(int fd, unsigned long request, ...)

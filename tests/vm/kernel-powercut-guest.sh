@@ -18,27 +18,26 @@
 need_guest
 mode=${1:?usage: kernel-powercut-guest.sh cut|check btrfs|ext4}
 fs=${2:-btrfs}
-# "fdatasync": each file is synced after it is written, before its enable,
-# as the plugin does when %_fsverity_sync_data is set.
+# "fsync": each file is fsynced right after its enable and no transaction
+# is committed, so only btrfs' log tree holds the files when the power goes
+# (the second defect of kernel-patches/powercut.md: the log replay restores
+# the inode item with the verity flag but not the verity items).
 sync_mode=${3:-none}
 # Sizes: inline (<= 2048 bytes), one block, unaligned, several extents.
 SIZES="1 1000 4096 5000 65536 100000 1048576 3000001"
 
-# gen_files DIR [fdatasync]: the deterministic contents, named by size.
+# gen_files DIR: the deterministic contents, named by size.
 gen_files() {
-	$PY - "$1" "${2:-none}" $SIZES <<'PYEOF' || fail "cannot write files in $1"
+	$PY - "$1" $SIZES <<'PYEOF' || fail "cannot write files in $1"
 import hashlib, os, sys
-d, sync = sys.argv[1], sys.argv[2]
-for size in map(int, sys.argv[3:]):
+d = sys.argv[1]
+for size in map(int, sys.argv[2:]):
     out, i = bytearray(), 0
     while len(out) < size:
         out += hashlib.sha256(b"%d:%d" % (size, i)).digest()
         i += 1
     with open(os.path.join(d, "f%d" % size), "wb") as f:
         f.write(out[:size])
-        f.flush()
-        if sync == "fdatasync":
-            os.fdatasync(f.fileno())
 PYEOF
 }
 
@@ -49,12 +48,15 @@ if [ "$mode" = cut ]; then
 		fail "cannot switch off periodic writeback"
 	mount_$fs "$SCRATCH_DEV" "$MNT"
 	sync
-	mkdir "$MNT/d" && gen_files "$MNT/d" "$sync_mode" || fail "cannot write the files"
+	mkdir "$MNT/d" && gen_files "$MNT/d" || fail "cannot write the files"
 	echo "plain data" >"$MNT/plain" || fail "cannot write $MNT/plain"
 	for s in $SIZES; do
 		fsverity enable "$MNT/d/f$s" || fail "fsverity enable f$s"
+		[ "$sync_mode" = fsync ] && { $PY -c 'import os, sys; os.fsync(os.open(sys.argv[1], os.O_RDONLY))' "$MNT/d/f$s" ||
+			fail "fsync f$s"; }
 	done
-	$PY - "$MNT" "$fs" <<'PYEOF' || fail "could not commit the transaction"
+	[ "$sync_mode" = fsync ] && echo "POWERCUT-COMMITTED nothing: each file fsynced into the log tree"
+	[ "$sync_mode" = fsync ] || $PY - "$MNT" "$fs" <<'PYEOF' || fail "could not commit the transaction"
 import fcntl, os, struct, sys
 mnt, fs = sys.argv[1], sys.argv[2]
 if fs == "btrfs":
@@ -104,7 +106,7 @@ for s in $SIZES; do
 	fi
 done
 dmesg | grep -m 3 -e "data_size" -e "fs-verity" | sed "s/^/POWERCUT-DMESG /"
-plain=$(stat -c %s "$MNT/plain")
+plain=$(stat -c %s "$MNT/plain" 2>/dev/null || echo 0)  # fsync mode: not logged, gone
 umount "$MNT" || fail "umount"
 echo "POWERCUT-RESULT $bad of $(echo $SIZES | wc -w) verity files broken"
 if [ "$fs" = btrfs ]; then

@@ -6,8 +6,8 @@
 # right digest (kernel-powercut-guest.sh).  On btrfs without 0007 all of them
 # come back with size 0 and open() returns EINVAL.
 #
-# usage: kernel-powercut.sh [btrfs|ext4 [fdatasync]]   (default btrfs)
-#   fdatasync: sync each file before enabling verity, as the plugin can
+# usage: kernel-powercut.sh [btrfs|ext4 [fsync]]   (default btrfs)
+#   fsync: fsync each file right after enabling verity, and commit nothing
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
