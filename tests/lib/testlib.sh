@@ -34,6 +34,16 @@ TESTS_FAILED=0
 _keep_going=0
 _cleanups=()
 
+# rpm_debian_opt: --force-debian for Debian's rpm, which wants it to install
+# without telling the user to use Alien; nothing for an upstream rpm (e.g.
+# a build under RPM_PREFIX, tests run with it first on PATH), which has no
+# such option. The shell tests install with `rpm $RPM_FORCE_DEBIAN ...`.
+rpm_debian_opt() {
+	if rpm --force-debian --version >/dev/null 2>&1; then
+		echo --force-debian
+	fi
+}
+
 ok() {
 	TESTS_PASSED=$((TESTS_PASSED + 1))
 	echo "ok   - $* [${SECONDS}s]"
