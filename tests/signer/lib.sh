@@ -1,7 +1,7 @@
 # What the signer tests share beyond tests/lib/testlib.sh: where the
 # fixture's keys and packages are, and checks every signed package gets.
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/testlib.sh"
-RPM_FORCE_DEBIAN=$(rpm_debian_opt)
+rpm_install_opts
 
 : "${RPMVERITY:?set by ctest}" "${FIXTURE:?set by ctest}" "${SPECS:?set by ctest}"
 KEYS=$FIXTURE/keys
