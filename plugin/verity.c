@@ -17,7 +17,7 @@
  * so `rpm -vv` shows which of our functions rpm called for which slot; the
  * hooks that have no work (scriptlets, file pre/post) exist for that alone.
  */
-#include "rpmplugin_418.h"
+#include "rpm_plugin_api.h"
 #include "verity.h"
 
 #include <stdlib.h>

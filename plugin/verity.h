@@ -19,7 +19,7 @@
 #include <rpm/rpmlog.h>
 
 #include "package_sigs.h"
-#include "rpmplugin_418.h"
+#include "rpm_plugin_api.h"
 #include "verity_keyring.h"
 
 enum verity_policy {

@@ -20,6 +20,8 @@
 #include <rpm/rpmstring.h>
 #include <rpm/rpmtd.h>
 
+#include "rpm_tags.h"
+
 
 #define LEAD_SIZE		96
 #define LEAD_TYPE_SOURCE	1
@@ -137,6 +139,27 @@ static int check_size(const struct package *pkg, char **err)
 	return -1;
 }
 
+/*
+ * A v6 package records its compressed payload's size in the main header
+ * instead (it has no SIZE tags in the signature header).
+ */
+static int check_payload_size(const struct package *pkg, char **err)
+{
+	struct rpmtd_s td;
+	uint64_t want, have = (uint64_t)(pkg->size - pkg->payload_start);
+
+	if (!headerGet(pkg->h, RV_TAG_PAYLOAD_SIZE, &td, HEADERGET_MINMEM))
+		return 0;
+	want = rpmtdGetNumber(&td);
+	rpmtdFreeData(&td);
+	if (want == have)
+		return 0;
+	rasprintf(err, "%s: %s package (the payload is %llu bytes, the header says %llu)",
+		  pkg->path, have < want ? "truncated" : "corrupted",
+		  (unsigned long long)have, (unsigned long long)want);
+	return -1;
+}
+
 int package_open(struct package *pkg, const char *path, char **err)
 {
 	struct stat st;
@@ -184,7 +207,7 @@ int package_open(struct package *pkg, const char *path, char **err)
 	pkg->h = read_header(pkg, pkg->header_start, HEADER_MAX_TAGS,
 			     HEADER_MAX_DATA, "main header",
 			     &pkg->payload_start, err);
-	if (!pkg->h)
+	if (!pkg->h || check_payload_size(pkg, err))
 		goto fail;
 	if (headerIsSource(pkg->h)) {
 		rasprintf(err, "%s: is a source package; fs-verity signatures belong in binary packages",

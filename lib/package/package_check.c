@@ -12,23 +12,47 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <rpm/rpmcrypto.h>
-#include <rpm/rpmpgp.h>
+#include <openssl/evp.h>
 #include <rpm/rpmstring.h>
 #include <rpm/rpmtag.h>
 #include <rpm/rpmtd.h>
 
-/* Hash @len bytes of @pkg from @off with rpm's digest @algo, as hex. */
+#include "rpm_tags.h"
+
+/* OpenSSL's digest for rpm's algorithm number; NULL for one we do not check. */
+static const EVP_MD *evp_digest(int algo)
+{
+	switch (algo) {
+	case 2:			return EVP_sha1();
+	case RV_HASHALGO_SHA256:	return EVP_sha256();
+	case 9:			return EVP_sha384();
+	case RV_HASHALGO_SHA512:	return EVP_sha512();
+	case 11:		return EVP_sha224();
+	case RV_HASHALGO_SHA3_256:	return EVP_sha3_256();
+	case 14:		return EVP_sha3_512();
+	default:		return NULL;
+	}
+}
+
+/* Hash [@off, @end) of @pkg with rpm's digest @algo, as hex. */
 static char *digest_range(const struct package *pkg, int algo, off_t off,
 			  off_t end, char **err)
 {
-	DIGEST_CTX ctx = rpmDigestInit(algo, RPMDIGEST_NONE);
+	const EVP_MD *md = evp_digest(algo);
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	/* under malloc's mmap threshold: no fresh pages to fault in per call */
 	size_t bufsize = 64 * 1024;
 	uint8_t *buf = malloc(bufsize);
+	uint8_t out[EVP_MAX_MD_SIZE];
+	unsigned int outlen = 0;
 	char *hex = NULL;
 
-	if (!ctx || !buf) {
+	if (!md) {
+		rasprintf(err, "%s: cannot check a digest of unknown algorithm %d",
+			  pkg->path, algo);
+		goto out;
+	}
+	if (!ctx || !buf || !EVP_DigestInit_ex(ctx, md, NULL)) {
 		rasprintf(err, "%s: cannot compute a digest", pkg->path);
 		goto out;
 	}
@@ -43,38 +67,34 @@ static char *digest_range(const struct package *pkg, int algo, off_t off,
 				  n < 0 ? strerror(errno) : "unexpected end");
 			goto out;
 		}
-		rpmDigestUpdate(ctx, buf, (size_t)n);
+		EVP_DigestUpdate(ctx, buf, (size_t)n);
 		off += n;
 	}
-	rpmDigestFinal(ctx, (void **)&hex, NULL, 1);
-	ctx = NULL;
+	if (!EVP_DigestFinal_ex(ctx, out, &outlen) ||
+	    !(hex = malloc(2 * outlen + 1))) {
+		rasprintf(err, "%s: cannot compute a digest", pkg->path);
+		goto out;
+	}
+	hex_encode(out, outlen, hex);
 out:
-	if (ctx)
-		rpmDigestFinal(ctx, NULL, NULL, 0);
+	EVP_MD_CTX_free(ctx);
 	free(buf);
 	return hex;
 }
 
 /*
- * The main header against the signature header's SHA-256 (or, in older
- * packages, SHA-1) of it; @sha256, when given, is that SHA-256 already
- * computed. A package without either passes.
+ * The main header against one digest of it in the signature header: @want
+ * (hex) computed with rpm's algorithm @algo; @sha256, when given, is the
+ * header's SHA-256 already computed.
  */
-int package_check_header(const struct package *pkg, const uint8_t *sha256,
-			 char **err)
+static int check_header_digest(const struct package *pkg, const char *want,
+			       int algo, const uint8_t *sha256,
+			       const char *what, char **err)
 {
-	const char *want = headerGetString(pkg->sigh, RPMSIGTAG_SHA256);
-	int algo = PGPHASHALGO_SHA256;
 	char *got;
 	int rc = -1;
 
-	if (!want) {
-		want = headerGetString(pkg->sigh, RPMSIGTAG_SHA1);
-		algo = PGPHASHALGO_SHA1;
-	}
-	if (!want)
-		return 0;
-	if (algo == PGPHASHALGO_SHA256 && sha256) {
+	if (algo == RV_HASHALGO_SHA256 && sha256) {
 		got = malloc(2 * 32 + 1);
 		if (got)
 			hex_encode(sha256, 32, got);
@@ -87,12 +107,36 @@ int package_check_header(const struct package *pkg, const uint8_t *sha256,
 	if (!got)
 		return -1;
 	if (strcmp(got, want) != 0)
-		rasprintf(err, "%s: corrupted package (header digest mismatch)",
-			  pkg->path);
+		rasprintf(err, "%s: corrupted package (header %s digest mismatch)",
+			  pkg->path, what);
 	else
 		rc = 0;
 	free(got);
 	return rc;
+}
+
+/*
+ * The main header against the signature header's digests of it: SHA-256
+ * (or, in older packages, SHA-1) and, in v6 packages, SHA3-256. A package
+ * without any passes (rpm installs it too).
+ */
+int package_check_header(const struct package *pkg, const uint8_t *sha256,
+			 char **err)
+{
+	const char *sha2 = headerGetString(pkg->sigh, RPMSIGTAG_SHA256);
+	const char *sha1 = headerGetString(pkg->sigh, RPMSIGTAG_SHA1);
+	const char *sha3 = headerGetString(pkg->sigh, RV_SIGTAG_SHA3_256);
+
+	if (sha2 && check_header_digest(pkg, sha2, RV_HASHALGO_SHA256, sha256,
+					"SHA-256", err))
+		return -1;
+	if (!sha2 && sha1 && check_header_digest(pkg, sha1, 2, NULL,
+						 "SHA-1", err))
+		return -1;
+	if (sha3 && check_header_digest(pkg, sha3, RV_HASHALGO_SHA3_256, NULL,
+					"SHA3-256", err))
+		return -1;
+	return 0;
 }
 
 int package_check_digests(const struct package *pkg,
@@ -102,25 +146,44 @@ int package_check_digests(const struct package *pkg,
 	       package_check_payload(pkg, err) ? -1 : 0;
 }
 
+/*
+ * Which payload digest to check: tag 5092 with its algorithm (5093; a v6
+ * package has none, and rpm 6 then reads SHA-256, as here), else v6's
+ * SHA3-256 or SHA-512. A package with none of them (made before rpm 4.14)
+ * passes, as it does in rpm; one whose digest is there but unusable does not.
+ */
 int package_payload_expect(const struct package *pkg,
 			   struct payload_expect *e, char **err)
 {
-	const char *want = headerGetString(pkg->h, RPMTAG_PAYLOADDIGEST);
+	const char *want = headerGetString(pkg->h, RV_TAG_PAYLOAD_SHA256);
 	struct rpmtd_s td;
-	const uint32_t *algo;
+	int algo = RV_HASHALGO_SHA256;
 
 	memset(e, 0, sizeof(*e));
-	if (!want || !headerGet(pkg->h, RPMTAG_PAYLOADDIGESTALGO, &td,
-				HEADERGET_MINMEM))
-		return 0;
-	algo = rpmtdGetUint32(&td);
-	if (algo && *algo > 0 && *algo <= INT32_MAX) {
-		e->algo = (int)*algo;
-		e->hex = strdup(want);
+	if (want && headerGet(pkg->h, RV_TAG_PAYLOAD_ALGO, &td,
+			      HEADERGET_MINMEM)) {
+		const uint32_t *a = rpmtdGetUint32(&td);
+
+		algo = a && *a <= INT32_MAX ? (int)*a : -1;
+		rpmtdFreeData(&td);
+	} else if (!want &&
+		   (want = headerGetString(pkg->h, RV_TAG_PAYLOAD_SHA3_256))) {
+		algo = RV_HASHALGO_SHA3_256;
+	} else if (!want &&
+		   (want = headerGetString(pkg->h, RV_TAG_PAYLOAD_SHA512))) {
+		algo = RV_HASHALGO_SHA512;
 	}
-	rpmtdFreeData(&td);
+	if (!want)
+		return 0;
+	if (!evp_digest(algo) || !*want) {
+		rasprintf(err, "%s: cannot check the payload digest (algorithm %d)",
+			  pkg->path, algo);
+		return -1;
+	}
+	e->algo = algo;
+	e->hex = strdup(want);
 	if (!e->hex) {
-		rasprintf(err, "%s: cannot check payload digest", pkg->path);
+		rasprintf(err, "%s: out of memory", pkg->path);
 		return -1;
 	}
 	return 0;

@@ -12,10 +12,11 @@
 #include <openssl/sha.h>
 #include <rpm/rpmtag.h>
 
+#include "rpm_tags.h"
+
 #define LEAD_SIZE	96
 #define INTRO_SIZE	16
 #define ENTRY_SIZE	16
-#define PGPHASHALGO_SHA256 8
 
 static uint32_t get32(const uint8_t *p)
 {
@@ -93,9 +94,9 @@ void package_fixup(uint8_t *buf, size_t size)
 	}
 	if (parse_header(buf, size, header_start, &main))
 		return;
-	p = tag_data(&main, RPMTAG_PAYLOADDIGESTALGO, 4);
-	if (p && get32(p) == PGPHASHALGO_SHA256) {
-		p = tag_data(&main, RPMTAG_PAYLOADDIGEST, 2 * SHA256_DIGEST_LENGTH + 1);
+	p = tag_data(&main, RV_TAG_PAYLOAD_ALGO, 4);
+	if (p && get32(p) == RV_HASHALGO_SHA256) {
+		p = tag_data(&main, RV_TAG_PAYLOAD_SHA256, 2 * SHA256_DIGEST_LENGTH + 1);
 		if (p && p[2 * SHA256_DIGEST_LENGTH] == '\0') {
 			uint8_t md[SHA256_DIGEST_LENGTH];
 

@@ -57,7 +57,8 @@ run_rpm -i "$PKGS/signed-1.rpm"
 : >"$VERITY_SHIM_LOG"
 run_rpm -U -vv --define "_minimize_writes 1" "$PKGS/signed-2.rpm"
 expect_rc 0 "upgrade with %_minimize_writes"
-expect_out "touch +100644 .* one$" "rpm touched the unchanged file"
+# (rpm 4.18 logs the file's base name, 4.19 on the whole path)
+expect_out "touch +100644 .*[ /]one$" "rpm touched the unchanged file"
 called_for $D/one || fail "touched file $D/one not protected"
 
 : >"$VERITY_SHIM_LOG"

@@ -7,6 +7,14 @@
 
 new_root slots
 SCRIPTS=1 run_rpm -ivv "$PKGS/signed-1.rpm"
+# The scratch root has no /bin/sh, so %post fails after the scriptlet hooks
+# ran: rpm 4.18 only warns, rpm 6 fails the install (exit 1) for it. Any
+# other error still fails the test.
+if [ "$RC" = 1 ] && ! grep '^error: ' "$T/out" |
+	grep -v -q 'failed to exec scriptlet interpreter /bin/sh'; then
+	expect_out '%post\(vt-demo-1-1\.noarch\) scriptlet failed' "the only failure is %post"
+	RC=0
+fi
 expect_rc 0 "install with -vv"
 expect_out "Plugin: calling hook init in verity plugin" "plugin loaded"
 

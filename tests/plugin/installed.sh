@@ -36,7 +36,7 @@ for m in _fsverity_certs _fsverity_lock_keyring _fsverity_require_signatures \
 done
 new_root installed
 RC=0
-ASAN_OPTIONS=detect_leaks=0 "${VERITY_TEST_RPM:-rpm}" --root "$ROOT" --dbpath /var/lib/rpm --nodeps --force-debian --noscripts \
+ASAN_OPTIONS=detect_leaks=0 "${VERITY_TEST_RPM:-rpm}" --root "$ROOT" --dbpath /var/lib/rpm --nodeps "${RPM_INSTALL_OPTS[@]}" --noscripts \
 	"$@" -ivv "$PKGS/signed-1.rpm" >"$T/out" 2>&1 || RC=$?
 expect_rc 0 "install with the installed plugin"
 expect_out "Plugin: calling hook init in verity plugin" "installed plugin loaded"

@@ -3,6 +3,7 @@
 # (and with the sanitizer runtime when the build is sanitized), and checks of
 # what rpm said. ok, fail and skip are tests/lib/testlib.sh's.
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/testlib.sh"
+rpm_install_opts
 set -eu
 : "${BUILD:?BUILD must name the build tree}"
 SRC=${SRC:-$(cd "$(dirname "$0")" && pwd)}
@@ -44,7 +45,7 @@ run_rpm() {
 	env ${preload:+LD_PRELOAD="$preload"} \
 		ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
 		LSAN_OPTIONS="suppressions=$TOOLS_DIR/lsan.supp:print_suppressions=0" \
-		"${VERITY_TEST_RPM:-rpm}" --root "$ROOT" --dbpath /var/lib/rpm --nodeps --force-debian \
+		"${VERITY_TEST_RPM:-rpm}" --root "$ROOT" --dbpath /var/lib/rpm --nodeps "${RPM_INSTALL_OPTS[@]}" \
 		--define "__plugindir $BUILD/plugin" \
 		--define "__transaction_verity %{__plugindir}/verity.so" \
 		$([ "${SCRIPTS:-0}" = 1 ] || echo --noscripts) "$@" >"$T/out" 2>&1 || RC=$?

@@ -15,7 +15,7 @@ p=$(copy_pkg kinds "$SCRATCH/pkgs")
 expect_ok "sign kinds" "$RPMVERITY" sign --key "$KEY" --cert "$CERT" "$p"
 plain=$(copy_pkg plain "$SCRATCH/pkgs")
 rpm --root "$ROOT" --dbpath $DB --initdb || fail "rpm --initdb"
-rpm --root "$ROOT" --dbpath $DB --justdb --nodeps --force-debian -i "$p" "$plain" ||
+rpm --root "$ROOT" --dbpath $DB --justdb --nodeps "${RPM_INSTALL_OPTS[@]}" -i "$p" "$plain" ||
 	fail "rpm --justdb -i"
 (cd "$ROOT" && rpm2cpio "$p" | cpio -idm --quiet) || fail "unpack kinds"
 audit() { "$RPMVERITY" audit --root "$ROOT" --dbpath $DB "$@"; }
@@ -130,7 +130,7 @@ made_up_ima "$p" "$SCRATCH/want" >"$SCRATCH/ima.txt"
 expect_ok "add IMA signatures" "$VERITY_TAG_EDIT" "$p" "$ima" --ima "$SCRATCH/ima.txt"
 R2=$SCRATCH/root2
 rpm --root "$R2" --dbpath $DB --initdb || fail "rpm --initdb"
-rpm --root "$R2" --dbpath $DB --justdb --nodeps --force-debian -i "$ima" || fail "rpm --justdb -i (IMA)"
+rpm --root "$R2" --dbpath $DB --justdb --nodeps "${RPM_INSTALL_OPTS[@]}" -i "$ima" || fail "rpm --justdb -i (IMA)"
 (cd "$R2" && rpm2cpio "$p" | cpio -idm --quiet) || fail "unpack kinds"
 [ -n "$(rpm --root "$R2" --dbpath $DB -q --qf '[%{FILESIGNATURES}]' rvt-kinds)" ] ||
 	fail "rpm did not keep the IMA signatures in the rpmdb"

@@ -3,6 +3,7 @@
 # re-signing, and after strip; signing a package rpmsign has already
 # verity-signed replaces its entries with ours.
 . "$(dirname "$0")/lib.sh"
+needs_rpm_openpgp
 scratch
 key rsa2048
 p=$(copy_pkg kinds-zstd "$SCRATCH")

@@ -1,6 +1,7 @@
 # What the signer tests share beyond tests/lib/testlib.sh: where the
 # fixture's keys and packages are, and checks every signed package gets.
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/testlib.sh"
+rpm_install_opts
 
 : "${RPMVERITY:?set by ctest}" "${FIXTURE:?set by ctest}" "${SPECS:?set by ctest}"
 KEYS=$FIXTURE/keys
@@ -85,6 +86,19 @@ rpmsign_verity() {
 	stop_gpg_agent_at_exit
 	rpmsign --addsign --signverity --fskpath "$2" --certpath "$3" \
 		-D "_gpg_name $GPG_NAME" -D "__gpg /usr/bin/gpg" "$1"
+}
+
+# needs_rpm_openpgp: skip unless rpm can make and check OpenPGP signatures.
+# rpm 4.20 and 6.x built without rpm-sequoia (upstream-rpm/build on Debian
+# 12) cannot: rpmsign then fails with "Unsupported OpenPGP signature".
+needs_rpm_openpgp() {
+	local db
+	db=$(mktemp -d "${TMPDIR:-/tmp}/rvt-openpgp.XXXXXX")
+	if ! rpmkeys --dbpath "$db" --import "$KEYS/gpg-pub.asc" >/dev/null 2>&1; then
+		rm -rf "$db"
+		skip "this rpm ($(rpm --version)) has no OpenPGP support: rpmsign cannot sign"
+	fi
+	rm -rf "$db"
 }
 
 # gpg_sign PKG: a GPG header signature only.

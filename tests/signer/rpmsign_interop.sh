@@ -2,6 +2,7 @@
 # packages pass rpm-verity verify, and for an RSA key our entries for
 # regular files are byte-identical to its entries.
 . "$(dirname "$0")/lib.sh"
+needs_rpm_openpgp
 scratch
 key rsa2048
 up=$(copy_pkg plain "$SCRATCH/up")

@@ -92,7 +92,7 @@ rpm_with_plugin() {
 		ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
 		LSAN_OPTIONS="suppressions=$TOOLS_DIR/lsan.supp:print_suppressions=0" \
 		"${VERITY_TEST_RPM:-rpm}" --root "$1" --dbpath /var/lib/rpm \
-		--nodeps --force-debian --noscripts \
+		--nodeps "${RPM_INSTALL_OPTS[@]}" --noscripts \
 		--define "__plugindir $PLUGIN_BUILD" \
 		--define "__transaction_verity %{__plugindir}/verity.so" \
 		--define "_fsverity_policy enforce" -i "$2"
@@ -158,7 +158,7 @@ one() {
 	mkdir -p "$root"
 	rpm --root "$root" --dbpath /var/lib/rpm --initdb
 	if ! rpm --root "$root" --dbpath /var/lib/rpm --justdb --nodeps \
-		--force-debian -i "$p" >/dev/null 2>&1; then
+		"${RPM_INSTALL_OPTS[@]}" -i "$p" >/dev/null 2>&1; then
 		[ "$(want "$tag" "$type" "$count" plugin)" = refuse ] ||
 			bad "$c: rpm --justdb refused it"
 		return
