@@ -25,7 +25,7 @@ awk -F'\t' '$3 == "protected" { print $1 }' "$OUT" | sort >"$SCRATCH/want"
 made_up_ima "$p" "$SCRATCH/want" >"$SCRATCH/ima.txt"
 expect_ok "add IMA signatures" "$VERITY_TAG_EDIT" "$p" "$ima" --ima "$SCRATCH/ima.txt"
 rpm --root "$ROOT" --dbpath $DB --initdb || fail "rpm --initdb"
-rpm --root "$ROOT" --dbpath $DB --justdb --nodeps --force-debian -i "$ima" ||
+rpm --root "$ROOT" --dbpath $DB --justdb --nodeps "${RPM_INSTALL_OPTS[@]}" -i "$ima" ||
 	fail "rpm --justdb -i"
 (cd "$ROOT" && rpm2cpio "$p" | cpio -idm --quiet) || fail "unpack kinds"
 paste -d' ' <(qf "$p" '[%{FILENAMES}\n]') "$SCRATCH/ima.txt" | while read -r f v; do
