@@ -147,6 +147,7 @@ ssize_t audit_read_ima(int fd, uint8_t *buf, size_t size);
 /* --- audit_sigcache.c: each distinct signature checked once --- */
 
 struct audit_sigcache;
+struct sig_verifier;
 
 enum audit_sig_verdict {
 	AUDIT_SIG_OK,		/* by a given certificate, over this digest */
@@ -154,6 +155,10 @@ enum audit_sig_verdict {
 	AUDIT_SIG_MISMATCH,	/* by a given certificate, other content */
 	AUDIT_SIG_MALFORMED,	/* its parts are not what the signer reads */
 };
+
+/* One verifier per certificate (aborts when out of memory), and its free. */
+struct sig_verifier **audit_verifiers_new(X509 *const *certs, size_t ncerts);
+void audit_verifiers_free(struct sig_verifier **v, size_t n);
 
 struct audit_sigcache *audit_sigcache_new(X509 *const *certs, size_t ncerts);
 void audit_sigcache_free(struct audit_sigcache *c);
@@ -179,6 +184,9 @@ size_t audit_sigcache_verifications(const struct audit_sigcache *c);
 /* --- audit_keymap.c: byte strings to values, for the two below --- */
 
 struct audit_keymap;
+
+/* FNV-1a of @len bytes: the keymap's hash, and the signature cache's. */
+uint64_t audit_hash_bytes(const uint8_t *b, size_t len);
 
 /* @free_value (may be NULL) frees each value with the map. */
 struct audit_keymap *audit_keymap_new(void (*free_value)(void *));

@@ -58,10 +58,7 @@ struct audit_index *audit_index_new(X509 *const *certs, size_t ncerts)
 {
 	struct audit_index *x = rcalloc(1, sizeof(*x));
 
-	x->certs = rcalloc(ncerts ? ncerts : 1, sizeof(*x->certs));
-	for (size_t i = 0; i < ncerts; i++)
-		if (!(x->certs[i] = sig_verifier_new(certs[i])))
-			abort();	/* out of memory, as rmalloc does */
+	x->certs = audit_verifiers_new(certs, ncerts);
 	x->ncerts = ncerts;
 	x->sigs = audit_keymap_new(NULL);
 	x->ima = audit_keymap_new(pkgfile_free);
@@ -79,9 +76,7 @@ void audit_index_free(struct audit_index *x)
 		free(x->list[i]->file.path);
 		free(x->list[i]);
 	}
-	for (size_t i = 0; i < x->ncerts; i++)
-		sig_verifier_free(x->certs[i]);
-	free(x->certs);
+	audit_verifiers_free(x->certs, x->ncerts);
 	free(x->list);
 	audit_keymap_free(x->sigs);
 	audit_keymap_free(x->ima);

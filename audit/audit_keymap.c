@@ -24,7 +24,7 @@ struct audit_keymap {
 	void (*free_value)(void *);
 };
 
-static uint64_t hash_key(const uint8_t *b, size_t len)
+uint64_t audit_hash_bytes(const uint8_t *b, size_t len)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
 
@@ -59,7 +59,7 @@ void audit_keymap_free(struct audit_keymap *m)
 static struct keymap_slot *find(struct keymap_slot *slots, size_t cap,
 				const void *key, size_t len)
 {
-	size_t i = hash_key(key, len) & (cap - 1);
+	size_t i = audit_hash_bytes(key, len) & (cap - 1);
 
 	while (slots[i].key &&
 	       (slots[i].len != len || memcmp(slots[i].key, key, len) != 0))

@@ -34,23 +34,28 @@ struct audit_sigcache {
 	size_t verifications;
 };
 
-static uint64_t hash_bytes(const uint8_t *b, size_t len)
+struct sig_verifier **audit_verifiers_new(X509 *const *certs, size_t ncerts)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+	struct sig_verifier **v = rcalloc(ncerts ? ncerts : 1, sizeof(*v));
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return h;
+	for (size_t i = 0; i < ncerts; i++)
+		if (!(v[i] = sig_verifier_new(certs[i])))
+			abort();	/* out of memory, as rmalloc does */
+	return v;
+}
+
+void audit_verifiers_free(struct sig_verifier **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sig_verifier_free(v[i]);
+	free(v);
 }
 
 struct audit_sigcache *audit_sigcache_new(X509 *const *certs, size_t ncerts)
 {
 	struct audit_sigcache *c = rcalloc(1, sizeof(*c));
 
-	c->certs = rcalloc(ncerts ? ncerts : 1, sizeof(*c->certs));
-	for (size_t i = 0; i < ncerts; i++)
-		if (!(c->certs[i] = sig_verifier_new(certs[i])))
-			abort();	/* out of memory, as rmalloc does */
+	c->certs = audit_verifiers_new(certs, ncerts);
 	c->ncerts = ncerts;
 	c->cap = 1024;
 	c->slots = rcalloc(c->cap, sizeof(*c->slots));
@@ -70,9 +75,7 @@ void audit_sigcache_free(struct audit_sigcache *c)
 	for (size_t i = 0; i < c->cap; i++)
 		if (c->slots[i])
 			entry_free(c->slots[i]);
-	for (size_t i = 0; i < c->ncerts; i++)
-		sig_verifier_free(c->certs[i]);
-	free(c->certs);
+	audit_verifiers_free(c->certs, c->ncerts);
 	free(c->slots);
 	free(c);
 }
@@ -80,7 +83,7 @@ void audit_sigcache_free(struct audit_sigcache *c)
 static struct sig_entry **find_slot(struct sig_entry **slots, size_t cap,
 				    const uint8_t *der, size_t len)
 {
-	size_t i = hash_bytes(der, len) & (cap - 1);
+	size_t i = audit_hash_bytes(der, len) & (cap - 1);
 
 	while (slots[i] && (slots[i]->len != len ||
 			    memcmp(slots[i]->der, der, len) != 0))
