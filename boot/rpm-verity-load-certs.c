@@ -154,15 +154,16 @@ struct config {
 	bool use_config;	/* read rpm's macros and the drop-in directory */
 	const char *root;
 	const char *dropin_dir;
+	const char *trust;	/* NULL: as configured */
 	int lock;		/* -1: as configured */
 	int require;		/* -1: as configured */
 	bool check;
 	bool print_config;
 };
 
-/* What rpm's configuration asks for, into files/lock/require. */
+/* What rpm's configuration asks for, into files/trust/lock/require. */
 static int read_rpm_config(const struct config *c, struct word_list *files,
-			   bool *lock, bool *require)
+			   char **trust, bool *lock, bool *require)
 {
 	char *certs;
 	int rc;
@@ -175,6 +176,7 @@ static int read_rpm_config(const struct config *c, struct word_list *files,
 	certs = rpmExpand("%{?_fsverity_certs}", NULL);
 	rc = list_add_words(files, c->root, certs);
 	free(certs);
+	*trust = rpmExpand("%{?_fsverity_keyring_trust}", NULL);
 	*lock = macro_bool("%{?_fsverity_lock_keyring}");
 	*require = macro_bool("%{?_fsverity_require_signatures}");
 	if (rc == 0)
@@ -193,11 +195,18 @@ static void usage(FILE *out)
 "\n"
 "By default the certificates are those of rpm's %%_fsverity_certs and every\n"
 "*.pem, *.der and *.crt in " DEFAULT_DROPIN_DIR "/, plus each CERT given;\n"
-"%%_fsverity_lock_keyring and %%_fsverity_require_signatures apply.\n"
+"%%_fsverity_keyring_trust, %%_fsverity_lock_keyring and\n"
+"%%_fsverity_require_signatures apply.\n"
+"\n"
+"Before loading, the keyring is restricted to certificates signed by a key\n"
+"the kernel trusts, as .ima is; a certificate signed by none is refused.\n"
 "\n"
 "  -n, --no-config              only the CERTs and switches given here\n"
 "  -r, --root DIR               configured certificates are under DIR\n"
 "  -d, --dropin-dir DIR         the drop-in directory (default " DEFAULT_DROPIN_DIR ")\n"
+"  -t, --trust KEYS             which kernel keys must have signed each\n"
+"                               certificate: " VERITY_TRUST_DEFAULT "\n"
+"                               (default), " VERITY_TRUST_BUILTIN " or " VERITY_TRUST_NONE "\n"
 "  -l, --lock / --no-lock       lock the keyring after loading (or not)\n"
 "  -s, --require-signatures / --no-require-signatures\n"
 "                               set fs.verity.require_signatures=1 (or not)\n"
@@ -213,6 +222,8 @@ static void usage(FILE *out)
 static void report(const struct verity_keyring_opts *o,
 		   const struct verity_keyring_result *r, double seconds)
 {
+	char buf[128];
+
 	if (verbosity < LOG_NOTICE)
 		return;
 	if (o->check_only) {
@@ -225,10 +236,10 @@ static void report(const struct verity_keyring_opts *o,
 		return;
 	}
 	fprintf(stderr, PROG ": %u certificate%s from %u file%s: %u added, "
-		"%u already present, %u failed; keyring %s%s; .fs-verity holds "
+		"%u already present, %u failed; %s%s; .fs-verity holds "
 		"%u key%s (%.1f ms)\n", r->certs, r->certs == 1 ? "" : "s",
 		r->files, r->files == 1 ? "" : "s", r->added, r->present,
-		r->failed, r->locked ? "locked" : "lock not asked for",
+		r->failed, verity_restriction_describe(r, buf, sizeof(buf)),
 		r->required ? ", require_signatures set" : "", r->keyring_keys,
 		r->keyring_keys == 1 ? "" : "s", seconds * 1e3);
 }
@@ -239,6 +250,7 @@ int main(int argc, char **argv)
 		{ "no-config", no_argument, NULL, 'n' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "dropin-dir", required_argument, NULL, 'd' },
+		{ "trust", required_argument, NULL, 't' },
 		{ "lock", no_argument, NULL, 'l' },
 		{ "no-lock", no_argument, NULL, 'L' },
 		{ "require-signatures", no_argument, NULL, 's' },
@@ -259,15 +271,17 @@ int main(int argc, char **argv)
 					 .log = to_stderr };
 	struct verity_keyring_result r;
 	bool lock = false, require = false;
+	char *trust = NULL;	/* as configured; "" or NULL: the default */
 	double start = now();
 	int opt, status = 1;
 
-	while ((opt = getopt_long(argc, argv, "nr:d:lscpqvh", longopts,
+	while ((opt = getopt_long(argc, argv, "nr:d:t:lscpqvh", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'n': c.use_config = false; break;
 		case 'r': c.root = strcmp(optarg, "/") ? optarg : ""; break;
 		case 'd': c.dropin_dir = optarg; break;
+		case 't': c.trust = optarg; break;
 		case 'l': c.lock = 1; break;
 		case 'L': c.lock = 0; break;
 		case 's': c.require = 1; break;
@@ -281,7 +295,8 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (c.use_config && read_rpm_config(&c, &files, &lock, &require) < 0)
+	if (c.use_config && read_rpm_config(&c, &files, &trust, &lock,
+						  &require) < 0)
 		goto out;
 	for (int i = optind; i < argc; i++) {
 		if (strchr(argv[i], ' ') || strchr(argv[i], '\t')) {
@@ -296,6 +311,15 @@ int main(int argc, char **argv)
 		lock = c.lock;
 	if (c.require >= 0)
 		require = c.require;
+	o.trust = c.trust ? c.trust : trust && *trust ? trust :
+		  VERITY_TRUST_DEFAULT;
+	if (!verity_trust_valid(o.trust)) {
+		fprintf(stderr, PROG ": keyring trust \"%s\" (%s) is not "
+			VERITY_TRUST_DEFAULT ", " VERITY_TRUST_BUILTIN " or "
+			VERITY_TRUST_NONE "\n", o.trust, c.trust ? "--trust" :
+			"%_fsverity_keyring_trust");
+		goto out;
+	}
 
 	if (c.print_config) {
 		char *save = NULL, *f;
@@ -303,7 +327,8 @@ int main(int argc, char **argv)
 		for (f = files.s ? strtok_r(files.s, " ", &save) : NULL; f;
 		     f = strtok_r(NULL, " ", &save))
 			printf("cert %s\n", f);
-		printf("lock %d\nrequire-signatures %d\n", lock, require);
+		printf("trust %s\nlock %d\nrequire-signatures %d\n", o.trust,
+		       lock, require);
 		status = 0;
 		goto out;
 	}
@@ -327,10 +352,14 @@ int main(int argc, char **argv)
 			"loaded\n");
 		goto out;
 	case VERITY_KEYRING_FAILED:
-		goto out;	/* each failure is reported already */
+		/* Each failure is reported; then what was done beside them. */
+		if (r.reached)
+			report(&o, &r, now() - start);
+		goto out;
 	}
 	report(&o, &r, now() - start);
 out:
 	free(files.s);
+	free(trust);
 	return status;
 }

@@ -2,8 +2,18 @@
 /*
  * Puts certificates into the kernel's .fs-verity keyring, the one
  * FS_IOC_ENABLE_VERITY and every later first open of a signed file check
- * signatures against, and applies the optional lock and require_signatures
- * settings. Used by the plugin and by rpm-verity-load-certs alike.
+ * signatures against, and applies the trust restriction, the optional lock
+ * and require_signatures. Used by the plugin and by rpm-verity-load-certs
+ * alike.
+ *
+ * Before the first certificate, .fs-verity is restricted to certificates
+ * signed by a key on the kernel's builtin (or secondary) trusted keyring,
+ * the rule the kernel applies to .ima. A restriction can never be lifted
+ * or replaced, so whoever restricts first decides: the boot-time loader, in
+ * the initramfs. With the lock the keyring instead ends up taking no key at
+ * all; a restriction can only be set once, so then the kernel checks each
+ * certificate against the trusted keys on its way through the staging
+ * keyring instead.
  *
  * A certificate is first parsed by the kernel into a private staging keyring,
  * so the kernel itself computes its key description ("subject: key id");
@@ -75,15 +85,63 @@ static bool keyring_has(key_serial_t ring, const char *want_desc,
 	return found;
 }
 
+bool verity_trust_valid(const char *name)
+{
+	return name && (strcmp(name, VERITY_TRUST_DEFAULT) == 0 ||
+			strcmp(name, VERITY_TRUST_BUILTIN) == 0 ||
+			strcmp(name, VERITY_TRUST_NONE) == 0);
+}
+
+const char *verity_restriction_describe(const struct verity_keyring_result *r,
+					char *buf, size_t size)
+{
+	switch (r->restriction) {
+	case VERITY_RESTRICTION_TRUST:
+		snprintf(buf, size, "keyring restricted to certificates "
+			 "signed by %s keys", r->trusted);
+		return buf;
+	case VERITY_RESTRICTION_LOCKED:
+		return "keyring locked";
+	case VERITY_RESTRICTION_EARLIER:
+		return "keyring restricted before this run";
+	case VERITY_RESTRICTION_NONE:
+		break;
+	}
+	return "keyring open to any certificate";
+}
+
+/*
+ * Restricts ring to certificates signed by trust's keys: 0 or an errno.
+ * A kernel without a secondary trusted keyring does not know
+ * builtin_and_secondary_trusted (EINVAL); it trusts its builtin keys only,
+ * and that, the stricter rule, is applied then. *used says which.
+ */
+static int restrict_to_trusted(key_serial_t ring, const char *trust,
+			       const char **used)
+{
+	*used = trust;
+	if (keyctl_restrict_keyring(ring, "asymmetric", trust) == 0)
+		return 0;
+	if (errno != EINVAL || strcmp(trust, VERITY_TRUST_DEFAULT) != 0)
+		return errno;
+	*used = VERITY_TRUST_BUILTIN;
+	return keyctl_restrict_keyring(ring, "asymmetric", *used) == 0 ? 0 :
+									 errno;
+}
+
 static const char *add_key_reason(int err)
 {
 	switch (err) {
+	case ENOKEY:
+		return "not signed by a key the kernel trusts (its builtin or "
+		       "secondary trusted keyring)";
 	case EBADMSG:
 		return "the kernel cannot parse it as an X.509 certificate";
 	case ENOPKG:
 		return "the kernel lacks its key or hash algorithm";
 	case EKEYREJECTED:
-		return "the kernel rejected it";
+		return "the kernel rejected it (a bad signature, or one by a "
+		       "key it does not trust)";
 	default:
 		return strerror(err);
 	}
@@ -117,7 +175,8 @@ static bool add_cert(const struct verity_keyring_opts *o,
 		LOG(o, o->fail_level, "verity: certificate %s not added to "
 		    ".fs-verity keyring: %s\n", file,
 		    errno == EPERM || errno == EACCES ?
-		    "the keyring is locked or not writable" : strerror(errno));
+		    "the keyring is locked or not writable" :
+		    add_key_reason(errno));
 		r->failed++;
 		ok = false;
 	} else {
@@ -266,10 +325,13 @@ static bool read_certs(const struct verity_keyring_opts *o,
 
 static bool load_certs(const struct verity_keyring_opts *o,
 		       struct verity_keyring_result *r,
-		       const struct cert_list *l, key_serial_t ring)
+		       const struct cert_list *l, key_serial_t ring,
+		       const char *trust)
 {
 	key_serial_t staging;
+	const char *used;
 	bool ok = true;
+	int err;
 
 	if (l->n == 0)
 		return true;
@@ -280,6 +342,15 @@ static bool load_certs(const struct verity_keyring_opts *o,
 		    "keyring: %s\n", strerror(errno));
 		return false;
 	}
+	/* The kernel checks each certificate here, whatever .fs-verity is. */
+	if (strcmp(trust, VERITY_TRUST_NONE) != 0 &&
+	    (err = restrict_to_trusted(staging, trust, &used)) != 0) {
+		LOG(o, o->fail_level, "verity: cannot restrict a staging "
+		    "keyring to %s keys: %s; no certificate loaded\n", trust,
+		    strerror(err));
+		keyctl_unlink(staging, KEY_SPEC_PROCESS_KEYRING);
+		return false;
+	}
 	for (size_t i = 0; i < l->n; i++)
 		ok &= add_cert(o, r, l->certs[i].file, l->certs[i].der,
 			       l->certs[i].len, ring, staging);
@@ -287,18 +358,52 @@ static bool load_certs(const struct verity_keyring_opts *o,
 	return ok;
 }
 
+/* Before the first certificate: only trust's keys may sign one. */
+static bool restrict_keyring(const struct verity_keyring_opts *o,
+			     struct verity_keyring_result *r, key_serial_t ring,
+			     const char *trust)
+{
+	int err;
+
+	if (strcmp(trust, VERITY_TRUST_NONE) == 0) {
+		LOG(o, LOG_WARNING, "verity: .fs-verity keyring left open to "
+		    "any certificate (%%_fsverity_keyring_trust none)\n");
+		return true;
+	}
+	err = restrict_to_trusted(ring, trust, &r->trusted);
+	if (err == 0) {
+		r->restriction = VERITY_RESTRICTION_TRUST;
+		LOG(o, LOG_DEBUG, "verity: .fs-verity keyring restricted to "
+		    "certificates signed by %s keys\n", r->trusted);
+		return true;
+	}
+	/* EEXIST: restricted already, by the boot-time loader as a rule. */
+	if (err == EEXIST) {
+		r->restriction = VERITY_RESTRICTION_EARLIER;
+		return true;
+	}
+	LOG(o, o->fail_level, "verity: cannot restrict .fs-verity keyring to "
+	    "certificates signed by %s keys: %s; no certificate loaded\n",
+	    trust, strerror(err));
+	return false;
+}
+
 static bool lock_keyring(const struct verity_keyring_opts *o,
 			 struct verity_keyring_result *r, key_serial_t ring)
 {
-	/* EEXIST: it already carries a restriction. */
-	if (keyctl_restrict_keyring(ring, NULL, NULL) < 0 && errno != EEXIST) {
-		LOG(o, o->fail_level, "verity: cannot lock .fs-verity "
-		    "keyring: %s\n", strerror(errno));
-		return false;
+	if (keyctl_restrict_keyring(ring, NULL, NULL) == 0) {
+		LOG(o, LOG_DEBUG, "verity: .fs-verity keyring locked\n");
+		r->restriction = VERITY_RESTRICTION_LOCKED;
+		return true;
 	}
-	LOG(o, LOG_DEBUG, "verity: .fs-verity keyring locked\n");
-	r->locked = true;
-	return true;
+	/* EEXIST: it carries a restriction already, which cannot change. */
+	if (errno == EEXIST) {
+		r->restriction = VERITY_RESTRICTION_EARLIER;
+		return true;
+	}
+	LOG(o, o->fail_level, "verity: cannot lock .fs-verity keyring: %s\n",
+	    strerror(errno));
+	return false;
 }
 
 static bool require_signatures(const struct verity_keyring_opts *o,
@@ -319,6 +424,7 @@ static bool require_signatures(const struct verity_keyring_opts *o,
 enum verity_keyring_rc verity_keyring_load(const struct verity_keyring_opts *o,
 					   struct verity_keyring_result *r)
 {
+	const char *trust = o->trust ? o->trust : VERITY_TRUST_DEFAULT;
 	struct cert_list certs = { 0 };
 	enum verity_keyring_rc rc = VERITY_KEYRING_FAILED;
 	key_serial_t ring;
@@ -328,6 +434,12 @@ enum verity_keyring_rc verity_keyring_load(const struct verity_keyring_opts *o,
 	if ((o->certs == NULL || strspn(o->certs, " \t\n") == strlen(o->certs))
 	    && !o->lock && !o->require_signatures && !o->check_only)
 		return VERITY_KEYRING_OK;
+	if (!verity_trust_valid(trust)) {
+		LOG(o, o->fail_level, "verity: keyring trust \"%s\" is not "
+		    VERITY_TRUST_DEFAULT ", " VERITY_TRUST_BUILTIN " or "
+		    VERITY_TRUST_NONE "\n", trust);
+		return VERITY_KEYRING_FAILED;
+	}
 	/* Bad certificate files are reported whatever the kernel can do. */
 	if (!read_certs(o, &certs, r))
 		goto out;
@@ -336,7 +448,11 @@ enum verity_keyring_rc verity_keyring_load(const struct verity_keyring_opts *o,
 		rc = VERITY_KEYRING_UNSUPPORTED;
 		goto out;
 	}
-	ok = load_certs(o, r, &certs, ring);
+	r->reached = true;
+	/* With the lock, the staging keyring applies the trust instead. */
+	if (!o->check_only && !o->lock && !restrict_keyring(o, r, ring, trust))
+		goto out;
+	ok = load_certs(o, r, &certs, ring, trust);
 	if (!o->check_only && o->lock)
 		ok &= lock_keyring(o, r, ring);
 	if (!o->check_only && o->require_signatures)

@@ -29,6 +29,7 @@ enum verity_keyring_rc verity_keyring_setup(const struct verity_settings *s,
 {
 	struct verity_keyring_opts o = {
 		.certs = s->certs,
+		.trust = s->keyring_trust,
 		.lock = s->lock_keyring,
 		.require_signatures = s->require_signatures,
 		.fail_level = fail_level,

@@ -80,6 +80,17 @@ bool verity_settings_load(struct verity_settings *s)
 	s->certs = strdup(trimmed(raw));
 	free(raw);
 
+	raw = rpmExpand("%{?_fsverity_keyring_trust}", NULL);
+	s->keyring_trust = strdup(*trimmed(raw) ? trimmed(raw) :
+				  VERITY_TRUST_DEFAULT);
+	free(raw);
+	if (s->keyring_trust && !verity_trust_valid(s->keyring_trust)) {
+		rpmlog(RPMLOG_ERR, "verity: %%_fsverity_keyring_trust is "
+		       "\"%s\"; it must be " VERITY_TRUST_DEFAULT ", "
+		       VERITY_TRUST_BUILTIN " or " VERITY_TRUST_NONE "\n",
+		       s->keyring_trust);
+		ok = false;
+	}
 	s->lock_keyring = macro_bool("%{?_fsverity_lock_keyring}");
 	s->require_signatures = macro_bool("%{?_fsverity_require_signatures}");
 	s->sign_config_files = macro_bool("%{?_fsverity_sign_config_files}");
@@ -88,11 +99,13 @@ bool verity_settings_load(struct verity_settings *s)
 	s->boot_loader_warning = macro_bool(
 		"%{!?_fsverity_boot_loader_warning:1}"
 		"%{?_fsverity_boot_loader_warning}");
-	return ok && s->certs != NULL;
+	return ok && s->certs != NULL && s->keyring_trust != NULL;
 }
 
 void verity_settings_free(struct verity_settings *s)
 {
 	free(s->certs);
+	free(s->keyring_trust);
 	s->certs = NULL;
+	s->keyring_trust = NULL;
 }

@@ -31,6 +31,7 @@ enum verity_policy {
 struct verity_settings {
 	enum verity_policy policy;	/* %_fsverity_policy */
 	char *certs;			/* %_fsverity_certs, space separated */
+	char *keyring_trust;		/* %_fsverity_keyring_trust */
 	bool lock_keyring;		/* %_fsverity_lock_keyring */
 	bool require_signatures;	/* %_fsverity_require_signatures */
 	bool sign_config_files;		/* %_fsverity_sign_config_files */

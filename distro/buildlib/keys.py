@@ -1,5 +1,6 @@
-"""The distribution's signing keys: fs-verity keys made once, and the IMA key
-whose certificate the guest kernel's test CA signs."""
+"""The distribution's signing keys: the fs-verity and IMA keys, made once,
+whose certificates the guest kernel's test CA signs, as the kernel's
+.fs-verity (restricted by rpm-verity-load-certs) and .ima keyrings require."""
 
 import os
 import shutil
@@ -23,18 +24,19 @@ def kernel_ca():
 def make_keys(cache, ca, ca_key):
     keys = os.path.join(cache, "keys")
     keygen = os.path.join(TOP, "keys", "rpm-verity-keygen")
-    for k in ("distribution", "untrusted"):
-        if not os.path.exists(os.path.join(keys, k, "cert.der")):
-            run([keygen, "--subject", f"/CN=rpm-verity distro {k} key/", "--days", "36500",
-                 os.path.join(keys, k)])
-    ima = os.path.join(keys, "distribution-ima")
-    cert = os.path.join(ima, "ima-cert.pem")
-    if os.path.exists(cert) and subprocess.run(["openssl", "verify", "-CAfile", ca, cert],
-                                               capture_output=True).returncode != 0:
-        say(f"{cert}: not signed by {ca} (a new kernel CA): making a new IMA key")
-        shutil.rmtree(ima)
-    if not os.path.exists(os.path.join(ima, "ima-cert.der")):
-        shutil.rmtree(ima, ignore_errors=True)
-        run([keygen, "--ima", "--ca", ca, "--ca-key", ca_key, "--subject",
-             "/CN=rpm-verity distro IMA key/", "--days", "36500", ima])
+    # "untrusted" is signed by the CA too: what makes it untrusted is that
+    # the distribution does not ship its certificate.
+    for k, extra, cert in (("distribution", [], "cert"), ("untrusted", [], "cert"),
+                           ("distribution-ima", ["--ima"], "ima-cert")):
+        d = os.path.join(keys, k)
+        pem = os.path.join(d, f"{cert}.pem")
+        if os.path.exists(pem) and subprocess.run(["openssl", "verify", "-CAfile", ca, pem],
+                                                  capture_output=True).returncode != 0:
+            say(f"{pem}: not signed by {ca} (a new kernel CA, or made before "
+                "the keyring was restricted): making a new key")
+            shutil.rmtree(d)
+        if not os.path.exists(os.path.join(d, f"{cert}.der")):
+            shutil.rmtree(d, ignore_errors=True)
+            run([keygen] + extra + ["--ca", ca, "--ca-key", ca_key, "--subject",
+                                    f"/CN=rpm-verity distro {k} key/", "--days", "36500", d])
     return keys

@@ -26,6 +26,10 @@ distro_setup() {
 	cp "$DT_DIR"/*.guest "$DT_DIR"/*.py "$DT_DIR/../lib/testlib.sh" "$DISTRO"/*.manifest \
 		"$WORK/share/"
 	cp -r "$DISTRO/updates" "$DISTRO/untrusted" "$WORK/share/"
+	# A self-signed certificate, which the restricted .fs-verity must refuse.
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout /dev/null -subj /CN=rogue/ \
+		-days 2 -outform DER -out "$WORK/share/rogue-cert.der" 2>/dev/null ||
+		bail "openssl could not make a self-signed certificate"
 }
 
 # fresh_copy NAME: a private copy of the cached root, $WORK/NAME.img.

@@ -30,7 +30,9 @@ grep -q '^DefaultDependencies=no' "$unit" && grep -q '^Before=sysinit.target' "$
 # rpm with its usual macro files plus ours, the plugin dir moved to DEST.
 set -- --load "$DEST$macros" --define "__plugindir $DEST$plugindir"
 [ "$(rpm "$@" --eval '%{_fsverity_policy}')" = warn ] || fail "default policy is not warn"
-for m in _fsverity_certs _fsverity_lock_keyring _fsverity_require_signatures \
+[ "$(rpm "$@" --eval '%{_fsverity_keyring_trust}')" = builtin_and_secondary_trusted ] ||
+	fail "default keyring trust is not builtin_and_secondary_trusted"
+for m in _fsverity_certs _fsverity_keyring_trust _fsverity_lock_keyring _fsverity_require_signatures \
 	 _fsverity_sign_config_files _fsverity_require_fs_support; do
 	[ "$(rpm "$@" --eval "%{?$m:defined}")" = defined ] || fail "$m not defined"
 done

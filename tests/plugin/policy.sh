@@ -43,4 +43,10 @@ new_root bogus
 run_rpm -i --define "_fsverity_policy bogus" "$PKGS/signed-1.rpm"
 expect_rc 1 "unknown policy"
 expect_out 'verity: %_fsverity_policy is "bogus"; it must be enforce, warn or off' "unknown policy"
+
+new_root bogus-trust
+run_rpm -i --define "_fsverity_keyring_trust anyone" "$PKGS/signed-1.rpm"
+expect_rc 1 "unknown keyring trust"
+expect_out 'verity: %_fsverity_keyring_trust is "anyone"; it must be builtin_and_secondary_trusted, builtin_trusted or none' \
+	"unknown keyring trust"
 finish "enforce refuses, warn warns, off is silent"

@@ -46,6 +46,21 @@ expect_fail "bad --curve" "curve" "$KEYGEN" --type ecdsa --curve secp256k1 k9
 expect_fail "bad --type" "type" "$KEYGEN" --type dsa k9
 [ ! -e k9 ] || [ -z "$(ls -A k9)" ] || fail "a refused keygen left files in k9"
 
+note "--ca: a certificate the kernel's restricted .fs-verity keyring takes"
+openssl req -x509 -newkey rsa:2048 -nodes -subj "/CN=keygen test CA/" -days 2 \
+	-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign \
+	-keyout ca.key -out ca.pem 2>/dev/null || fail "openssl cannot make a CA"
+expect_ok "keygen --ca" "$KEYGEN" --ca ca.pem --ca-key ca.key kca
+openssl verify -CAfile ca.pem kca/cert.pem >/dev/null || fail "--ca: the certificate does not chain to the CA"
+[ "$(openssl x509 -in kca/cert.pem -noout -issuer)" = "issuer=CN = keygen test CA" ] ||
+	fail "--ca: issuer is $(openssl x509 -in kca/cert.pem -noout -issuer)"
+expect_ok "keygen --check of the CA-signed pair" "$KEYGEN" --check kca/signing-key.pem kca/cert.der
+! openssl verify -CAfile ca.pem k1/cert.pem >/dev/null 2>&1 || fail "without --ca the certificate chains to the CA"
+expect_fail "--ca without --ca-key" "go together" "$KEYGEN" --ca ca.pem k9
+expect_fail "--key without --ima" "--key goes with --ima" "$KEYGEN" --key k1/signing-key.pem k9
+expect_fail "--ca-key that is not the CA's" "cannot sign" "$KEYGEN" --ca ca.pem --ca-key k1/signing-key.pem k9
+[ ! -e k9 ] || [ -z "$(ls -A k9)" ] || fail "a refused keygen left files in k9"
+
 note "the signer takes what keygen makes"
 p=$(copy_pkg kinds-zstd "$SCRATCH/p")
 expect_ok "sign with a keygen P-384 key" "$RPMVERITY" sign --key k4/signing-key.pem --cert k4/cert.der "$p"

@@ -2,12 +2,17 @@
 # Guest side of boot-certs.sh: one phase per boot, on the same kept disk
 # (SCRATCH_DEV, RPMVERITY_SCRATCH_IMG).
 #   install   boot 1: btrfs, vm-demo-1 installed with the plugin under
-#             enforce; an unsigned file given fs-verity too (for test 5)
+#             enforce; an unsigned file given fs-verity too (for test 5);
+#             the plugin restricted .fs-verity before loading: a
+#             self-signed certificate is refused, one the kernel's CA signed
+#             is taken, and the restriction cannot be replaced
 #   noloader  boot 2 without the loader (test 2): reads fail with ENOKEY and
 #             the kernel says the keyring is empty
 #   loader    boot 3 (tests 1, 4, 5): rpm-verity-load-certs as the system
 #             runs it, configured by rpm macros (~/.rpmmacros: the cert, lock,
-#             require_signatures) and the drop-in directory (under --root);
+#             require_signatures) and the drop-in directory (under --root),
+#             where a self-signed certificate was dropped: refused, named,
+#             exit 1, the others loaded;
 #             then every protected file reads and measures right and its
 #             binary runs, the keyring is locked, rpm with the plugin still
 #             upgrades and installs, require_signatures is 1, the unsigned
@@ -39,6 +44,16 @@ install)
 	head -c 100000 /dev/urandom >"$unsigned"
 	check "boot 1: an unsigned file with fs-verity (allowed: require_signatures is 0)" \
 		fsverity enable "$unsigned"
+	echo "# the keyring takes only certificates the kernel's trusted keys signed"
+	check_eq "boot 1: the plugin loaded the certificate" \
+		"$(keyctl rlist %:.fs-verity | wc -w)" 1
+	check "boot 1: the plugin restricted the keyring: it cannot be restricted again (EEXIST)" \
+		bash -c "! keyctl restrict_keyring %:.fs-verity 2>/tmp/restrict.err && grep -q 'File exists' /tmp/restrict.err"
+	check "boot 1: root cannot add a self-signed certificate (ENOKEY)" \
+		bash -c "! keyctl padd asymmetric '' %:.fs-verity <'$PKGS/rogue/cert.der' 2>/tmp/padd.err && grep -q 'Required key not available' /tmp/padd.err"
+	check "boot 1: one the kernel's CA signed is taken (a restriction to trusted keys, not a lock)" \
+		bash -c "keyctl padd asymmetric '' %:.fs-verity <'$PKGS/untrusted/cert.der'"
+	check_eq "boot 1: .fs-verity holds those two" "$(keyctl rlist %:.fs-verity | wc -w)" 2
 	umount "$mnt" || bail "cannot unmount"
 	;;
 noloader)
@@ -64,15 +79,21 @@ loader)
 	MACROS
 	cp "$PKGS/trusted/cert.der" /tmp/sysroot/etc/pki/rpm-verity/vm-test.der
 	echo "not a certificate" >/tmp/sysroot/etc/pki/rpm-verity/README
-	check_eq "boot 3: --print-config: macros, then the drop-in directory" \
+	# What an attacker with root would drop there to have their packages trusted.
+	rogue=/tmp/sysroot/etc/pki/rpm-verity/zz-rogue.der
+	cp "$PKGS/rogue/cert.der" "$rogue"
+	check_eq "boot 3: --print-config: macros, then the drop-in directory, then the switches" \
 		"$("$LOADER" --root /tmp/sysroot --print-config | tr '\n' ' ')" \
-		"cert /tmp/sysroot/etc/pki/vendor/cert.pem cert /tmp/sysroot/etc/pki/rpm-verity/vm-test.der lock 1 require-signatures 1 "
+		"cert /tmp/sysroot/etc/pki/vendor/cert.pem cert /tmp/sysroot/etc/pki/rpm-verity/vm-test.der cert $rogue trust builtin_and_secondary_trusted lock 1 require-signatures 1 "
 	check_fails "boot 3: --check before loading says the certificate is missing" \
 		"$LOADER" --root /tmp/sysroot --check
 	"$LOADER" --root /tmp/sysroot -v 2>&1 | tee /tmp/loader.out
-	check "boot 3: rpm-verity-load-certs succeeds" test "${PIPESTATUS[0]}" = 0
-	check "boot 3: it reports 2 certificates, 1 added, 1 already there, locked, require_signatures" \
-		grep -q '2 certificates from 2 files: 1 added, 1 already present, 0 failed; keyring locked, require_signatures set; .fs-verity holds 1 key ' /tmp/loader.out
+	check_eq "boot 3: rpm-verity-load-certs fails (exit 1): a certificate was refused" "${PIPESTATUS[0]}" 1
+	check "boot 3: it names the self-signed certificate and the reason" \
+		grep -qF "certificate $rogue not loaded: not signed by a key the kernel trusts (its builtin or secondary trusted keyring)" /tmp/loader.out
+	check "boot 3: it reports 3 certificates, 1 added, 1 already there, 1 failed, locked, require_signatures" \
+		grep -q '3 certificates from 3 files: 1 added, 1 already present, 1 failed; keyring locked, require_signatures set; .fs-verity holds 1 key ' /tmp/loader.out
+	rm "$rogue"
 	check "boot 3: --check now says loaded" "$LOADER" --root /tmp/sysroot --check
 	check "boot 3: a second run adds nothing and succeeds (locked, already present)" \
 		bash -c "'$LOADER' --root /tmp/sysroot 2>&1 | grep -q '0 added, 2 already present'"

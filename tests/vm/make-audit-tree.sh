@@ -12,14 +12,17 @@ n=${2:-20000}
 build=${RPMVERITY_BUILD:?RPMVERITY_BUILD must name the build tree}
 signer=$build/signer/rpm-verity
 [ -x "$signer" ] || { echo "make-audit-tree: $signer: not built" >&2; exit 1; }
-if [ -r "$out/ready-$n" ]; then
+ca=$("$top/vm/kernel-ca")
+# Reused while its certificate is signed by this kernel's CA.
+if [ -r "$out/ready-$n" ] &&
+	openssl verify -CAfile "$ca.pem" "$out/keys/cert.pem" >/dev/null 2>&1; then
 	echo "make-audit-tree: reusing $out ($n files)"
 	exit 0
 fi
 rm -rf "$out"
 mkdir -p "$out/top"
 "$top/keys/rpm-verity-keygen" --subject "/CN=rpm-verity audit tree" --days 30 \
-	"$out/keys" >/dev/null
+	--ca "$ca.pem" --ca-key "$ca.key" "$out/keys" >/dev/null
 cat >"$out/top/vm-tree.spec" <<SPEC
 Name: vm-tree
 Version: 1

@@ -20,15 +20,15 @@ out=${1:?usage: make-ima-packages.sh OUTDIR}
 build=${RPMVERITY_BUILD:?RPMVERITY_BUILD must name the build tree}
 signer=$build/signer/rpm-verity
 keygen=$top/keys/rpm-verity-keygen
-ca=$("$top/vm/cache-dir")/kernel/${RPMVERITY_KERNEL:-default}/trusted-ca
 die() { echo "make-ima-packages: $*" >&2; exit 1; }
 [ -x "$signer" ] || die "$signer: not built"
-[ -s "$ca.pem" ] && [ -s "$ca.key" ] || die "$ca.pem: no test CA (run vm/build-kernel)"
+ca=$("$top/vm/kernel-ca") || exit 1
 
 rm -rf "$out"
 mkdir -p "$out/top" "$out/rogue-ca"
 q() { "$@" >/dev/null || die "failed: $*"; }
-q "$keygen" --subject "/CN=rpm-verity IMA VM test fs-verity key" --days 30 "$out/verity"
+q "$keygen" --subject "/CN=rpm-verity IMA VM test fs-verity key" --days 30 \
+	--ca "$ca.pem" --ca-key "$ca.key" "$out/verity"
 q "$keygen" --ima --ca "$ca.pem" --ca-key "$ca.key" --days 30 \
 	--subject "/CN=rpm-verity IMA VM test RSA key" "$out/ima"
 q "$keygen" --ima --ca "$ca.pem" --ca-key "$ca.key" --days 30 --type ecdsa \

@@ -3,7 +3,11 @@
 # packages (fast compression), makes a trusted and an untrusted signing key,
 # signs with the project's signer, and unpacks each payload for comparison.
 # The guest reads the result read-only over 9p. Output in OUTDIR:
-#   trusted/{signing-key.pem,cert.pem,cert.der}  untrusted/... (never loaded)
+#   trusted/{signing-key.pem,cert.pem,cert.der}  untrusted/... (not
+#                                 configured), both signed by the guest
+#                                 kernel's test CA (vm/kernel-ca), as the
+#                                 restricted .fs-verity keyring requires
+#   rogue/...                     self-signed: the kernel refuses it
 #   vm-demo-1.rpm vm-demo-2.rpm   signed with the trusted key
 #   vm-other-1.rpm                signed with the untrusted key
 #   vm-plain-1.rpm                no fs-verity signatures
@@ -22,10 +26,13 @@ signer=$build/signer/rpm-verity
 
 rm -rf "$out"
 mkdir -p "$out/top" "$out/payload"
+ca=$("$top/vm/kernel-ca")
 for k in trusted untrusted; do
 	"$top/keys/rpm-verity-keygen" --subject "/CN=rpm-verity VM test $k" --days 30 \
-		"$out/$k" >/dev/null
+		--ca "$ca.pem" --ca-key "$ca.key" "$out/$k" >/dev/null
 done
+"$top/keys/rpm-verity-keygen" --subject "/CN=rpm-verity VM test rogue" --days 30 \
+	"$out/rogue" >/dev/null
 
 # build NAME VERSION: rpmbuild the spec, result in $out/NAME-VERSION.rpm
 build() {
