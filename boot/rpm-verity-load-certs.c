@@ -228,10 +228,11 @@ static void report(const struct verity_keyring_opts *o,
 		return;
 	if (o->check_only) {
 		fprintf(stderr, PROG ": %u certificate%s from %u file%s: %u "
-			"loaded, %u not loaded; .fs-verity holds %u key%s "
-			"(%.1f ms)\n", r->certs, r->certs == 1 ? "" : "s",
-			r->files, r->files == 1 ? "" : "s", r->present,
-			r->missing, r->keyring_keys,
+			"loaded, %u not loaded, %u refused; .fs-verity holds "
+			"%u key%s (%.1f ms)\n", r->certs,
+			r->certs == 1 ? "" : "s", r->files,
+			r->files == 1 ? "" : "s", r->present, r->missing,
+			r->failed, r->keyring_keys,
 			r->keyring_keys == 1 ? "" : "s", seconds * 1e3);
 		return;
 	}

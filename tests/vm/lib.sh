@@ -9,6 +9,12 @@ VMT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 set -uo pipefail
 keep_going
 export PATH=$TOOLS_DIR:$VMT_DIR:$PATH
+# An upstream rpm (4.20, 6.x; upstream-rpm/build) first, for the rpm-matrix
+# runs of a build against it: rpm, rpmdb and rpmv below are then that rpm.
+if [ -n "${RPMVERITY_RPM_BINDIR:-}" ]; then
+	export PATH=$RPMVERITY_RPM_BINDIR:$PATH
+fi
+rpm_install_opts
 
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
@@ -58,6 +64,7 @@ has_verity() { "$TOOLS_DIR/statx-verity" "$1"; }
 # RPMVERITY_BUILD: the build tree; RPMVERITY_PACKAGES: make-packages.sh output;
 # RPMVERITY_RPM: what installs with the plugin (default rpm; in sanitized
 # builds tests/tools' rpm-driver, since libasan cannot be preloaded into rpm).
+# RPM_INSTALL_OPTS: what every rpm of Debian's, or of upstream's, needs.
 BUILD=${RPMVERITY_BUILD:-}
 PKGS=${RPMVERITY_PACKAGES:-}
 
@@ -67,6 +74,7 @@ need_build() {
 	[ -n "$PKGS" ] && [ -r "$PKGS/vm-demo-1.rpm" ] ||
 		bail "RPMVERITY_PACKAGES=$PKGS: no test packages (tests/vm/make-packages.sh)"
 	CERT=$PKGS/trusted/cert.pem
+	echo "# installing with ${RPMVERITY_RPM:-$(command -v rpm)} ($(rpm --version))"
 }
 
 # new_root DIR: an empty rpmdb under DIR.
@@ -81,7 +89,7 @@ RPM_OUT=/tmp/rpm.out
 rpmv() {
 	local policy=$1; shift
 	ASAN_OPTIONS=detect_leaks=0 "${RPMVERITY_RPM:-rpm}" \
-		--root "$ROOT" --dbpath /var/lib/rpm --nodeps --force-debian \
+		--root "$ROOT" --dbpath /var/lib/rpm --nodeps "${RPM_INSTALL_OPTS[@]}" \
 		--define "__plugindir $BUILD/plugin" \
 		--define "__transaction_verity %{__plugindir}/verity.so" \
 		--define "_fsverity_certs $CERT" \
