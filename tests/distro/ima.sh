@@ -5,9 +5,10 @@
 # certificate onto .ima and writes distribution-keys' IMA policy before the
 # root's init runs; ima.guest then shows the policy in force, the signed
 # system working under it, and a binary, a #! script and a library written
-# by hand under /usr/local refused with EACCES, named in the kernel log.
-# A second boot with rd.rpm-verity.ima=0 shows the same binary running
-# without the policy. Host side; needs root and QEMU; boots twice.
+# by hand under /usr/local refused with EACCES, named in the kernel log, and
+# (issue 24) the same on every writable filesystem, through ld.so and from a
+# memfd. A second boot with rd.rpm-verity.ima=0 shows the same binary
+# running without the policy, on /tmp and from a memfd too. Host side; needs root and QEMU; boots twice.
 . "$(dirname "$0")/lib.sh"
 distro_setup
 show() { grep -E '^(ok|FAIL|BAIL|#) ' "$WORK/$1.out" | sed 's/^/  /'; }
