@@ -21,7 +21,10 @@
 #     the error. What those files hold once the caches are dropped is
 #     printed, not checked: the data never reached the disk, which is the
 #     kernel's business (rpm does not fsync), and the warning is all the
-#     plugin can give.
+#     plugin can give;
+#   - for comparison, what rpm without the plugin (--noplugins) says and
+#     leaves when it goes back to vm-demo-1 with the writes failing (printed,
+#     not checked).
 # Nothing else may write while the switch is on, or the filesystem itself
 # meets the error first, and nothing else may send write-zeroes, which
 # would flip the switch: the rpmdb is on the guest's tmpfs, the filesystem
@@ -138,6 +141,21 @@ drop_caches
 note "vm-demo-2's files as read back from the disk (recorded, not checked):"
 installed_check vm-demo vm-demo-2.rpm --expect none
 check "the filesystem still takes writes" writable "$mnt"
+
+# The same without the plugin, for comparison (recorded, not checked): rpm
+# does not fsync, so it cannot see the errors.
+echo "# without the plugin (--noplugins), every write failing: back to vm-demo-1"
+faults on
+if rpmv warn --noplugins -U --oldpackage "$PKGS/vm-demo-1.rpm"; then
+	note "without the plugin rpm reported success"
+else
+	note "without the plugin rpm failed: $(grep -m1 '^error' "$RPM_OUT")"
+fi
+faults off
+note "installed now: $(rpm --root "$mnt" --dbpath /var/lib/rpm -q vm-demo)"
+drop_caches
+note "vm-demo-1's files as read back from the disk (recorded, not checked):"
+installed_check vm-demo vm-demo-1.rpm --expect none
 umount "$mnt/var/lib/rpm"
 umount "$mnt" || fail "cannot unmount $mnt"
 finish
