@@ -127,6 +127,12 @@ const char *verity_enable_reason(int err)
 		return "file too large for fs-verity";
 	case EROFS:
 		return "read-only filesystem";
+	case ENOSPC:
+		return "No space left on device: no room for the file's "
+		       "Merkle tree";
+	case EIO:
+		return "Input/output error while the file's data or its "
+		       "Merkle tree was read or written (see the kernel log)";
 	case ESTALE:
 		return "the file changed under rpm before verity could be enabled";
 	case ENOTTY:

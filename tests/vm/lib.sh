@@ -112,3 +112,64 @@ installed_check() {
 
 # leftovers DIR: files under DIR other than the rpmdb (empty when clean).
 leftovers() { find "$1" -mindepth 1 \( -path "$1/var/lib/rpm" -o -path "$1/var/lib/rpm/*" \) -prune -o ! -type d -print; }
+
+# --- fault tests (fault-enospc.sh, fault-eio.sh) ---
+# rpmdb_outside: $ROOT's rpmdb kept on the guest's tmpfs and bind-mounted
+# in, so rpm's database writes and fsyncs never touch the filesystem under
+# test (its free space, its I/O), and the rpmdb survives remount_root.
+rpmdb_outside() {
+	RPMDB_DIR=$(mktemp -d /tmp/rvdb.XXXXXX) || bail "mktemp"
+	mkdir -p "$ROOT/var/lib/rpm" && mount --bind "$RPMDB_DIR" "$ROOT/var/lib/rpm" ||
+		bail "cannot bind $RPMDB_DIR on $ROOT/var/lib/rpm"
+	at_exit "umount '$ROOT/var/lib/rpm' 2>/dev/null"
+}
+
+# remount_root DEV OPTIONS: unmount $ROOT and mount DEV there again (a
+# filesystem the kernel forced read-only comes back writable), rpmdb too.
+remount_root() {
+	umount "$ROOT/var/lib/rpm" && umount "$ROOT" && mount -o "$2" "$1" "$ROOT" &&
+		mount --bind "$RPMDB_DIR" "$ROOT/var/lib/rpm"
+}
+
+# rpm_temporaries DIR: rpm's temporary files under DIR (NAME;XXXXXXXX).
+rpm_temporaries() { find "$1" -name '*;*' ! -type d 2>/dev/null; }
+
+# describe_temporaries DIR: each of rpm's temporary files under DIR with
+# its size, mode, lsattr, statx verity and fsverity measure.
+describe_temporaries() {
+	local f
+	rpm_temporaries "$1" | while read -r f; do
+		if [ -L "$f" ]; then
+			echo "  left: $f (symlink to $(readlink "$f"))"
+			continue
+		fi
+		echo "  left: $f ($(stat -c '%s bytes, mode %a' "$f"))"
+		echo "    lsattr: $(lsattr -d "$f" 2>&1)"
+		echo "    verity: $(has_verity "$f" && echo on || echo off); measure: $(fsverity measure "$f" 2>&1)"
+	done
+}
+
+# check_temporaries WHAT DIR [--expected]: rpm left no temporary file under
+# DIR (with --expected, leftovers are reported, not failed). Any that is
+# left is described and must yield to rm (verity files cannot be written,
+# but they can be unlinked).
+check_temporaries() {
+	local what=$1 dir=$2 f left
+	left=$(rpm_temporaries "$dir")
+	if [ -z "$left" ]; then
+		ok "$what: rpm left no temporary file"
+		return
+	fi
+	if [ "${3:-}" = --expected ]; then
+		note "$what: rpm left $(wc -l <<<"$left") temporary files"
+	else
+		fail "$what: rpm left temporary files"
+	fi
+	describe_temporaries "$dir"
+	while read -r f; do
+		check "rm removes the leftover $f" rm "$f"
+	done <<<"$left"
+}
+
+# writable DIR: the filesystem under DIR still takes a new file.
+writable() { echo probe >"$1/.probe" && rm "$1/.probe"; }

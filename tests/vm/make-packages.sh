@@ -9,6 +9,8 @@
 #                                 restricted .fs-verity keyring requires
 #   rogue/...                     self-signed: the kernel refuses it
 #   vm-demo-1.rpm vm-demo-2.rpm   signed with the trusted key
+#   vm-demo-2-big.rpm             vm-demo-2 with a 32 MiB last file, zz-big
+#                                 (tests/vm/fault-*.sh), signed likewise
 #   vm-other-1.rpm                signed with the untrusted key
 #   vm-plain-1.rpm                no fs-verity signatures
 #   vm-badsig-1.rpm, vm-swapsig-1.rpm
@@ -34,18 +36,23 @@ done
 "$top/keys/rpm-verity-keygen" --subject "/CN=rpm-verity VM test rogue" --days 30 \
 	"$out/rogue" >/dev/null
 
-# build NAME VERSION: rpmbuild the spec, result in $out/NAME-VERSION.rpm
+# build NAME VERSION [BIG_MIB]: rpmbuild the spec, result in
+# $out/NAME-VERSION.rpm (with BIG_MIB: a zz-big file, in NAME-VERSION-big.rpm)
 build() {
+	local file=$1-$2 big=()
+	[ $# -lt 3 ] || { file=$1-$2-big; big=(-D "vd_big $3"); }
 	rpmbuild -bb --quiet --nodeps -D "_topdir $out/top" -D "vd_name $1" -D "vd_version $2" \
+		"${big[@]}" \
 		-D "_binary_payload w1.zstdio" -D "debug_package %{nil}" -D "_build_id_links none" \
-		"$src/vm-demo.spec" >"$out/top/build-$1-$2.log" 2>&1 ||
-		{ cat "$out/top/build-$1-$2.log" >&2; echo "make-packages: rpmbuild $1 $2 failed" >&2; exit 1; }
-	mv "$out/top/RPMS/x86_64/$1-$2-1.x86_64.rpm" "$out/$1-$2.rpm"
-	mkdir -p "$out/payload/$1-$2.rpm"
-	(cd "$out/payload/$1-$2.rpm" && rpm2cpio "$out/$1-$2.rpm" | cpio -idm --quiet)
+		"$src/vm-demo.spec" >"$out/top/build-$file.log" 2>&1 ||
+		{ cat "$out/top/build-$file.log" >&2; echo "make-packages: rpmbuild $file failed" >&2; exit 1; }
+	mv "$out/top/RPMS/x86_64/$1-$2-1.x86_64.rpm" "$out/$file.rpm"
+	mkdir -p "$out/payload/$file.rpm"
+	(cd "$out/payload/$file.rpm" && rpm2cpio "$out/$file.rpm" | cpio -idm --quiet)
 }
 build vm-demo 1
 build vm-demo 2
+build vm-demo 2 32
 build vm-other 1
 build vm-plain 1
 
@@ -54,7 +61,7 @@ sign() { # KEYDIR PACKAGE...
 	"$signer" sign --key "$k/signing-key.pem" --cert "$k/cert.pem" "$@" ||
 		{ echo "make-packages: rpm-verity sign $* failed" >&2; exit 1; }
 }
-sign trusted "$out/vm-demo-1.rpm" "$out/vm-demo-2.rpm"
+sign trusted "$out/vm-demo-1.rpm" "$out/vm-demo-2.rpm" "$out/vm-demo-2-big.rpm"
 sign untrusted "$out/vm-other-1.rpm"
 "$signer" verify --cert "$out/trusted/cert.pem" "$out/vm-demo-1.rpm" "$out/vm-demo-2.rpm" >/dev/null ||
 	{ echo "make-packages: the signed packages do not verify" >&2; exit 1; }
