@@ -70,7 +70,9 @@ expect_ok "keygen --ima --key (the fs-verity key certified for IMA)" "$KEYGEN" -
 expect_ok "keygen --check of the certified key" "$KEYGEN" --check \
 	"$KEYS/rsa2048/signing-key.pem" "$SCRATCH/ik2/ima-cert.der"
 expect_fail "keygen --ima without a CA" "needs --ca" "$KEYGEN" --ima "$SCRATCH/ik3"
-expect_fail "keygen --ca without --ima" "go with --ima" "$KEYGEN" --ca "$ca/ca.pem" "$SCRATCH/ik3"
+expect_fail "keygen --key without --ima" "goes with --ima" "$KEYGEN" \
+	--key "$KEYS/rsa2048/signing-key.pem" "$SCRATCH/ik3"
+expect_fail "keygen --ca without --ca-key" "go together" "$KEYGEN" --ca "$ca/ca.pem" "$SCRATCH/ik3"
 expect_fail "keygen --ima with another CA's key" "cannot sign" "$KEYGEN" --ima --ca "$ca/ca.pem" \
 	--ca-key "$KEYS/rsa2048/signing-key.pem" "$SCRATCH/ik3"
 [ ! -e "$SCRATCH/ik3" ] || [ -z "$(ls -A "$SCRATCH/ik3")" ] || fail "a refused keygen left files"
