@@ -316,8 +316,7 @@ int main(int argc, char **argv)
 		  VERITY_TRUST_DEFAULT;
 	if (!verity_trust_valid(o.trust)) {
 		fprintf(stderr, PROG ": keyring trust \"%s\" (%s) is not "
-			VERITY_TRUST_DEFAULT ", " VERITY_TRUST_BUILTIN " or "
-			VERITY_TRUST_NONE "\n", o.trust, c.trust ? "--trust" :
+			VERITY_TRUST_CHOICES "\n", o.trust, c.trust ? "--trust" :
 			"%_fsverity_keyring_trust");
 		goto out;
 	}

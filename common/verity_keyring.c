@@ -436,8 +436,7 @@ enum verity_keyring_rc verity_keyring_load(const struct verity_keyring_opts *o,
 		return VERITY_KEYRING_OK;
 	if (!verity_trust_valid(trust)) {
 		LOG(o, o->fail_level, "verity: keyring trust \"%s\" is not "
-		    VERITY_TRUST_DEFAULT ", " VERITY_TRUST_BUILTIN " or "
-		    VERITY_TRUST_NONE "\n", trust);
+		    VERITY_TRUST_CHOICES "\n", trust);
 		return VERITY_KEYRING_FAILED;
 	}
 	/* Bad certificate files are reported whatever the kernel can do. */

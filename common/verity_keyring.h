@@ -28,6 +28,9 @@ typedef void (*verity_log_fn)(void *ctx, int level, const char *fmt, ...)
 #define VERITY_TRUST_DEFAULT "builtin_and_secondary_trusted"
 #define VERITY_TRUST_BUILTIN "builtin_trusted"
 #define VERITY_TRUST_NONE "none"
+/* The three, for messages. */
+#define VERITY_TRUST_CHOICES \
+	VERITY_TRUST_DEFAULT ", " VERITY_TRUST_BUILTIN " or " VERITY_TRUST_NONE
 
 /* Whether name is one of the three above. */
 bool verity_trust_valid(const char *name);

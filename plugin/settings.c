@@ -86,8 +86,7 @@ bool verity_settings_load(struct verity_settings *s)
 	free(raw);
 	if (s->keyring_trust && !verity_trust_valid(s->keyring_trust)) {
 		rpmlog(RPMLOG_ERR, "verity: %%_fsverity_keyring_trust is "
-		       "\"%s\"; it must be " VERITY_TRUST_DEFAULT ", "
-		       VERITY_TRUST_BUILTIN " or " VERITY_TRUST_NONE "\n",
+		       "\"%s\"; it must be " VERITY_TRUST_CHOICES "\n",
 		       s->keyring_trust);
 		ok = false;
 	}
