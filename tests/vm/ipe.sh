@@ -21,7 +21,7 @@
 # The guest's programs come from the host over 9p, unsigned, so the enforced
 # checks run inside tests/tools' ipe-probe, which switches IPE's enforce on
 # and off around them; the shell runs with the policy active but permissive.
-# usage: ipe.sh btrfs   (host side: boots the guest unless the kernel that
+# usage: ipe.sh btrfs|ext4   (host side: boots the guest unless the kernel that
 # RPMVERITY_KERNEL names has no IPE, then skips; needs $RPMVERITY_BUILD and
 # $RPMVERITY_PACKAGES as the other VM tests)
 if [ "${1:-}" != --guest ]; then
