@@ -13,6 +13,8 @@
 #                                 (tests/vm/fault-*.sh), signed likewise
 #   vm-other-1.rpm                signed with the untrusted key
 #   vm-plain-1.rpm                no fs-verity signatures
+#   vm-ipe-1.rpm                  tests/vm/vm-ipe.spec (a static binary, a
+#                                 library), signed with the trusted key
 #   vm-badsig-1.rpm, vm-swapsig-1.rpm
 #                                 vm-demo-1 with every signature broken inside
 #                                 its PKCS#7 shell, or moved to another file
@@ -55,13 +57,18 @@ build vm-demo 2
 build vm-demo 2 32
 build vm-other 1
 build vm-plain 1
+rpmbuild -bb --quiet --nodeps -D "_topdir $out/top" -D "_binary_payload w1.zstdio" \
+	-D "debug_package %{nil}" -D "_build_id_links none" \
+	"$src/vm-ipe.spec" >"$out/top/build-vm-ipe.log" 2>&1 ||
+	{ cat "$out/top/build-vm-ipe.log" >&2; echo "make-packages: rpmbuild vm-ipe failed" >&2; exit 1; }
+mv "$out/top/RPMS/x86_64/vm-ipe-1-1.x86_64.rpm" "$out/vm-ipe-1.rpm"
 
 sign() { # KEYDIR PACKAGE...
 	local k=$out/$1; shift
 	"$signer" sign --key "$k/signing-key.pem" --cert "$k/cert.pem" "$@" ||
 		{ echo "make-packages: rpm-verity sign $* failed" >&2; exit 1; }
 }
-sign trusted "$out/vm-demo-1.rpm" "$out/vm-demo-2.rpm" "$out/vm-demo-2-big.rpm"
+sign trusted "$out/vm-demo-1.rpm" "$out/vm-demo-2.rpm" "$out/vm-demo-2-big.rpm" "$out/vm-ipe-1.rpm"
 sign untrusted "$out/vm-other-1.rpm"
 "$signer" verify --cert "$out/trusted/cert.pem" "$out/vm-demo-1.rpm" "$out/vm-demo-2.rpm" >/dev/null ||
 	{ echo "make-packages: the signed packages do not verify" >&2; exit 1; }
