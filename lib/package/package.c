@@ -201,6 +201,7 @@ int package_open(struct package *pkg, const char *path, char **err)
 				&sig_end, err);
 	if (!pkg->sigh)
 		goto fail;
+	pkg->sighdr_size = (size_t)(sig_end - LEAD_SIZE);
 	pkg->header_start = (sig_end + 7) & ~(off_t)7;
 	if (check_size(pkg, err))
 		goto fail;

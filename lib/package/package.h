@@ -44,6 +44,8 @@ struct package {
 	off_t size;
 	uint8_t lead[96];
 	Header sigh;		/* signature header, as read */
+	size_t sighdr_size;	/* its bytes in the file, magic included,
+				   padding not */
 	Header h;		/* main header */
 	off_t header_start;	/* main header, after the padded signature */
 	off_t payload_start;
@@ -63,6 +65,7 @@ FD_t package_open_payload(const struct package *pkg, char **err);
  * Write the package with @sigh as its signature header to @dest: a
  * temporary file beside it, fsync, then rename, so @dest is either as it
  * was or complete. The main header and payload are copied byte for byte.
+ * The signature header is sized as rpmsign sizes it (package_sighdr_bytes).
  */
 int package_write(const struct package *pkg, Header sigh, const char *dest,
 		  char **err);
@@ -71,6 +74,13 @@ int package_write(const struct package *pkg, Header sigh, const char *dest,
  * The signature header @sigh as it sits in a package: the bytes between the
  * 96-byte lead and the main header, padding included (what Koji stores and
  * splices). malloc'ed; NULL with a message when rpm would not read it.
+ *
+ * As rpmsign does, the reserved-space tag (999 RESERVED in v6 packages,
+ * 1008 RESERVEDSPACE before) takes up the difference between @sigh and the
+ * signature header @pkg was read with: it grows by what was removed, and
+ * shrinks by what was added when that leaves it at least one byte, so the
+ * package keeps its size. When the additions do not fit, it stays as it
+ * was and the package grows.
  */
 uint8_t *package_sighdr_bytes(const struct package *pkg, Header sigh,
 			      size_t *len, char **err);

@@ -9,6 +9,9 @@
  * and renamed over the destination, with catchable signals blocked for
  * those two calls. Filesystems without O_TMPFILE get a named temporary file
  * instead, removed again on every error path.
+ *
+ * The signature header is sized here as rpmsign sizes it: its reserved
+ * space absorbs what the new header adds or removes, when it can.
  */
 #include "package.h"
 
@@ -22,6 +25,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <rpm/rpmstring.h>
+#include <rpm/rpmtag.h>
+#include <rpm/rpmtd.h>
+
+#include "rpm_tags.h"
 
 static const uint8_t header_magic[8] = { 0x8e, 0xad, 0xe8, 0x01, 0, 0, 0, 0 };
 
@@ -107,15 +114,80 @@ static int copy_range(int in, off_t off, off_t end, int out)
 	return 0;
 }
 
+/* Which tag rpmsign resizes: 999 in v6 packages (tag 5114 >= 6), else 1008. */
+static rpmTagVal reserved_tag(const struct package *pkg)
+{
+	struct rpmtd_s td;
+	uint64_t format = 0;
+
+	if (headerGet(pkg->h, RV_TAG_RPMFORMAT, &td, HEADERGET_MINMEM)) {
+		format = rpmtdGetNumber(&td);
+		rpmtdFreeData(&td);
+	}
+	return format >= 6 ? RV_SIGTAG_RESERVED : RPMSIGTAG_RESERVEDSPACE;
+}
+
+/*
+ * @sigh (of @blob_size bytes exported) with its reserved-space tag resized
+ * by the difference to the header @pkg was read with (package.h says when);
+ * NULL to write @sigh as it is. rpmsign leaves the region (index entry
+ * and trailer, 32 bytes) out of both sizes; both headers have one, so the
+ * difference is the same. The reserved tag's data is the last in the
+ * header, so no alignment moves and the result is as long as the header
+ * read.
+ */
+static Header fit_reserved(const struct package *pkg, Header sigh,
+			   unsigned int blob_size)
+{
+	rpmTagVal tag = reserved_tag(pkg);
+	int64_t diff = (int64_t)pkg->sighdr_size -
+		       (int64_t)(sizeof(header_magic) + blob_size);
+	struct rpmtd_s td;
+	rpm_count_t count;
+	Header h;
+	uint8_t *zeros;
+	int ok;
+
+	if (diff == 0 || !headerGet(sigh, tag, &td, HEADERGET_MINMEM))
+		return NULL;
+	count = td.count;
+	if (td.type != RPM_BIN_TYPE || (diff < 0 && -diff >= count))
+		return NULL;	/* rpm stores no empty entries: no fit */
+	count = (rpm_count_t)(count + diff);
+	zeros = calloc(count, 1);
+	if (!zeros)
+		return NULL;
+	h = headerCopy(sigh);	/* loose entries, no region: rpmsign's edit */
+	rpmtdReset(&td);
+	td.tag = tag;
+	td.type = RPM_BIN_TYPE;
+	td.count = count;
+	td.data = zeros;
+	ok = headerMod(h, &td);
+	free(zeros);
+	if (!ok) {
+		headerFree(h);
+		return NULL;
+	}
+	return headerReload(h, RPMTAG_HEADERSIGNATURES);
+}
+
 uint8_t *package_sighdr_bytes(const struct package *pkg, Header sigh,
 			      size_t *len, char **err)
 {
 	unsigned int blob_size = 0;
 	void *blob = headerExport(sigh, &blob_size);
-	size_t sig_size = sizeof(header_magic) + blob_size;
-	size_t padded = sig_size + (8 - sig_size % 8) % 8;
+	Header fitted = blob ? fit_reserved(pkg, sigh, blob_size) : NULL;
+	size_t sig_size, padded;
 	uint8_t *out;
 
+	if (fitted) {
+		free(blob);
+		blob = headerExport(fitted, &blob_size);
+		headerFree(fitted);
+	}
+	sig_size = sizeof(header_magic) + blob_size;
+	padded = sig_size + (8 - sig_size % 8) % 8;
 	if (!blob) {
 		rasprintf(err, "%s: cannot serialize the signature header",
 			  pkg->path);

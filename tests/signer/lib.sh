@@ -81,30 +81,38 @@ stop_gpg_agent_at_exit() {
 }
 
 # rpmsign_verity PKG KEY CERT: upstream's signer, with the fixture's GPG key
-# (rpmsign --signverity insists on a GPG signature too).
+# (rpmsign --signverity insists on a GPG signature too). With GPG_TIME set
+# (YYYYMMDDTHHMMSS, after the fixture's key was made), gpg signs as at that
+# time, so two signings of the same header give the same bytes.
 rpmsign_verity() {
 	stop_gpg_agent_at_exit
 	rpmsign --addsign --signverity --fskpath "$2" --certpath "$3" \
-		-D "_gpg_name $GPG_NAME" -D "__gpg /usr/bin/gpg" "$1"
+		-D "_gpg_name $GPG_NAME" -D "__gpg /usr/bin/gpg" \
+		${GPG_TIME:+-D "_gpg_sign_cmd_extra_args --faked-system-time $GPG_TIME!"} "$1"
 }
 
-# needs_rpm_openpgp: skip unless rpm can make and check OpenPGP signatures.
+# has_rpm_openpgp: whether rpm can make and check OpenPGP signatures.
 # rpm 4.20 and 6.x built without rpm-sequoia (upstream-rpm/build on Debian
 # 12) cannot: rpmsign then fails with "Unsupported OpenPGP signature".
-needs_rpm_openpgp() {
-	local db
+has_rpm_openpgp() {
+	local db rc=0
 	db=$(mktemp -d "${TMPDIR:-/tmp}/rvt-openpgp.XXXXXX")
-	if ! rpmkeys --dbpath "$db" --import "$KEYS/gpg-pub.asc" >/dev/null 2>&1; then
-		rm -rf "$db"
-		skip "this rpm ($(rpm --version)) has no OpenPGP support: rpmsign cannot sign"
-	fi
+	rpmkeys --dbpath "$db" --import "$KEYS/gpg-pub.asc" >/dev/null 2>&1 || rc=1
 	rm -rf "$db"
+	return $rc
 }
 
-# gpg_sign PKG: a GPG header signature only.
+# needs_rpm_openpgp: skip unless has_rpm_openpgp.
+needs_rpm_openpgp() {
+	has_rpm_openpgp ||
+		skip "this rpm ($(rpm --version)) has no OpenPGP support: rpmsign cannot sign"
+}
+
+# gpg_sign PKG: a GPG header signature only (GPG_TIME as for rpmsign_verity).
 gpg_sign() {
 	stop_gpg_agent_at_exit
-	rpmsign --addsign -D "_gpg_name $GPG_NAME" -D "__gpg /usr/bin/gpg" "$1"
+	rpmsign --addsign -D "_gpg_name $GPG_NAME" -D "__gpg /usr/bin/gpg" \
+		${GPG_TIME:+-D "_gpg_sign_cmd_extra_args --faked-system-time $GPG_TIME!"} "$1"
 }
 
 # rpm_K PKG: rpm -K against an rpmdb that trusts the fixture's GPG key.

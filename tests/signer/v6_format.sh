@@ -1,10 +1,11 @@
 # rpm 6's v6 package format (%_rpmformat 6, Fedora 43's default): no
 # PAYLOADSHA256ALGO and no SIZE tags, new signature tags 278/279/999. A
-# good v6 package is signed, passes rpm 6's rpm -K and installs through the
-# plugin (ioctl_shim.so standing in for a verity kernel); one whose payload
-# is damaged or cut short is refused with a message naming the file, a
-# non-zero exit and the input unchanged. Runs where rpm (first on PATH) can
-# build v6 packages: the rpm-matrix build against upstream-rpm/build's 6.x.
+# good v6 package is signed (in place of part of 999, keeping its size),
+# passes rpm 6's rpm -K and installs through the plugin (ioctl_shim.so
+# standing in for a verity kernel); one whose payload is damaged or cut
+# short is refused with a message naming the file, a non-zero exit and the
+# input unchanged. Runs where rpm (first on PATH) can build v6 packages:
+# the rpm-matrix build against upstream-rpm/build's 6.x.
 . "$(dirname "$0")/lib.sh"
 : "${PLUGIN_BUILD:?set by ctest}" "${SHIM:?set by ctest}"
 [ "$(rpm --eval '%{?_rpmformat}')" = 6 ] ||
@@ -56,8 +57,12 @@ same_state "refused v6 packages" "$bad" "$snap"
 [ ! -e "$SCRATCH/corrupt-payload.rpm" ] || fail "sign -o wrote a corrupted package"
 ok "corrupted and truncated v6 packages refused, inputs unchanged"
 
-# A good one: signed, rpm -K, verify, and the plugin's install.
+# A good one: signed, rpm -K, verify, and the plugin's install. Its tags
+# fit into RESERVED (999), so the file keeps its size (reserved_space.sh
+# checks the reserved tag byte for byte).
+size=$(stat -c %s "$good")
 expect_ok "sign a v6 package" "$RPMVERITY" sign --key "$KEY" --cert "$CERT" "$good"
+check_eq "size of the signed v6 package" "$(stat -c %s "$good")" "$size"
 check_signed "$good" "$CERT"
 # Every digest rpm 6 checks (header SHA-256 and SHA3-256, payload SHA-256,
 # SHA-512 and SHA3-256) still matches. (OpenPGP signatures: the package has
