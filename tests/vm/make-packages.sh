@@ -18,6 +18,14 @@
 #   vm-badsig-1.rpm, vm-swapsig-1.rpm
 #                                 vm-demo-1 with every signature broken inside
 #                                 its PKCS#7 shell, or moved to another file
+#   vm-rpmsign-1.rpm              vm-demo-1 built and signed by Debian's
+#                                 rpm 4.18 (rpmbuild, rpmsign --addsign
+#                                 --signverity with the trusted key and a
+#                                 throwaway GPG key, whose signature
+#                                 --delsign then removes: the upstream rpms
+#                                 built here cannot read OpenPGP and call it
+#                                 BAD), whatever rpm this build uses; left
+#                                 out without Debian's rpmsign
 #   payload/<package file name>/  each package's files, as built
 # usage: make-packages.sh OUTDIR   (needs $RPMVERITY_BUILD: the build tree)
 set -euo pipefail
@@ -98,5 +106,26 @@ for v in badsig swapsig; do
 	"$tagedit" "$out/vm-demo-1.rpm" "$out/vm-$v-1.rpm" --sigs "$out/top/$v.txt" ||
 		{ echo "make-packages: verity-tag-edit $v failed" >&2; exit 1; }
 done
+
+# The format of tags 276/277 is unchanged from 4.18 to 6.x: a package
+# rpmsign 4.18 signed must install with our plugin under any rpm.
+if [ -x /usr/bin/rpmsign ] && [ -x /usr/bin/rpmbuild ] && command -v gpg >/dev/null; then
+	export GNUPGHOME=$out/top/gnupg
+	mkdir -m 700 "$GNUPGHOME"
+	gpg --batch --quiet --passphrase '' --quick-gen-key "vm test <vm@example.invalid>" \
+		rsa2048 sign never 2>/dev/null
+	/usr/bin/rpmbuild -bb --quiet --nodeps -D "_topdir $out/top/deb" -D "vd_name vm-demo" \
+		-D "vd_version 1" -D "_binary_payload w1.zstdio" -D "debug_package %{nil}" \
+		-D "_build_id_links none" "$src/vm-demo.spec" >"$out/top/build-deb.log" 2>&1 &&
+		mv "$out/top/deb/RPMS/x86_64/vm-demo-1-1.x86_64.rpm" "$out/vm-rpmsign-1.rpm" &&
+		/usr/bin/rpmsign --addsign --signverity --fskpath "$out/trusted/signing-key.pem" \
+			--certpath "$out/trusted/cert.pem" -D "_gpg_name vm test <vm@example.invalid>" \
+			-D "__gpg /usr/bin/gpg" "$out/vm-rpmsign-1.rpm" >>"$out/top/build-deb.log" 2>&1 &&
+		/usr/bin/rpmsign --delsign "$out/vm-rpmsign-1.rpm" >>"$out/top/build-deb.log" 2>&1 ||
+		{ cat "$out/top/build-deb.log" >&2; echo "make-packages: Debian's rpmsign failed" >&2; exit 1; }
+	gpgconf --kill gpg-agent
+	mkdir -p "$out/payload/vm-rpmsign-1.rpm"
+	(cd "$out/payload/vm-rpmsign-1.rpm" && rpm2cpio "$out/vm-rpmsign-1.rpm" | cpio -idm --quiet)
+fi
 rm -rf "$out/top"
 echo "make-packages: test packages in $out"
