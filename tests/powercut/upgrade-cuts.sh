@@ -16,6 +16,7 @@
 # usage: upgrade-cuts.sh [btrfs|ext4]
 # env: PC_CUTS (default 20), PC_SEED (default: the date), RPMVERITY_KERNEL,
 #      PC_FAULT (power or sigkill; default power),
+#      PC_TOOL (dnf or rpm: what runs the upgrade; default dnf),
 #      PC_FULL_EVERY (default 1: every cut's check reruns the upgrade; N:
 #      every Nth and the first, the others check without the rerun),
 #      PC_ICOUNT (QEMU -icount for the boots that upgrade, default shift=0:
@@ -47,7 +48,7 @@ for p in rpm-plugin-verity distro-base; do
 	rpm=$(ls "$distro"/repo/$p-[0-9]*.rpm | head -1)
 	(cd "$work/boot" && rpm2cpio "$rpm" | cpio -idm --quiet) || bail "cannot unpack $p"
 done
-export RPMVERITY_SCRATCH_SIZE=2G RPMVERITY_VM_ENV="${RPMVERITY_VM_ENV:-} PC_RPM_DEFINE"
+export RPMVERITY_SCRATCH_SIZE=2G RPMVERITY_VM_ENV="${RPMVERITY_VM_ENV:-} PC_RPM_DEFINE PC_TOOL"
 vm() { # IMAGE MODE [ARG]: boot the guest on IMAGE; output in $work/out
 	local img=$1; shift
 	RPMVERITY_SCRATCH_IMG=$img RPMVERITY_SCRATCH_IMG2=$work/unused.img \
@@ -85,7 +86,9 @@ for at in "${instants[@]}"; do
 		counted "$work/disk.img" kill "$at" ||
 			{ tail -40 "$work/out"; fail "kill $i ($at): the boot failed"; continue; }
 	else
-		if [ "$at" = cleanup ]; then
+		if [ "$at" = cleanup ] && [ "${PC_TOOL:-dnf}" = rpm ]; then
+			kill_on='Cleaning up / removing'
+		elif [ "$at" = cleanup ]; then
 			kill_on='Cleanup +: pc-'
 		else
 			kill_on=POWERCUT-NOW
@@ -111,4 +114,4 @@ for at in "${instants[@]}"; do
 done
 cat "$table"
 "$here/cut-summary" "$table"
-finish "$fault cuts during dnf upgrade ($fs, seed $seed, ${#instants[@]} cuts)"
+finish "$fault cuts during ${PC_TOOL:-dnf} upgrade ($fs, seed $seed, ${#instants[@]} cuts)"
