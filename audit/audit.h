@@ -185,7 +185,7 @@ size_t audit_sigcache_verifications(const struct audit_sigcache *c);
 
 struct audit_keymap;
 
-/* FNV-1a of @len bytes: the keymap's hash, and the signature cache's. */
+/* A hash of @len bytes: the keymap's, and the signature cache's. */
 uint64_t audit_hash_bytes(const uint8_t *b, size_t len);
 
 /* @free_value (may be NULL) frees each value with the map. */
