@@ -67,9 +67,11 @@ struct audit_pkg {
  * or -1 with the reason in *@err when the tags are malformed; a package
  * without signatures loads with has_sigs false. IMA tags that are not one
  * string per file are left out (has_ima false), as before the decoder.
+ * @pool, shared by the packages loaded with it, keeps their file names (one
+ * made per package costs more than the names it holds); NULL: one of its own.
  */
-int audit_pkg_load(struct audit_pkg *pkg, Header h, bool sign_config_files,
-		   char **err);
+int audit_pkg_load(struct audit_pkg *pkg, Header h, rpmstrPool pool,
+		   bool sign_config_files, char **err);
 void audit_pkg_free(struct audit_pkg *pkg);
 
 /*

@@ -33,6 +33,7 @@
 #include <linux/limits.h>
 #include <rpm/rpmdb.h>
 #include <rpm/rpmstring.h>
+#include <rpm/rpmstrpool.h>
 
 /* enum evm_ima_xattr_type: the signature types (a bare hash is not one). */
 #define EVM_IMA_XATTR_DIGSIG	3
@@ -323,12 +324,13 @@ static void read_rpmdb(struct walker *w)
 {
 	rpmdbMatchIterator mi = rpmtsInitIterator(w->o->ts, RPMDBI_PACKAGES,
 						  NULL, 0);
+	rpmstrPool pool = rpmstrPoolCreate();
 	struct audit_pkg pkg;
 	char *err = NULL;
 	Header h;
 
 	while ((h = rpmdbNextIterator(mi))) {
-		int rc = audit_pkg_load(&pkg, h, false, &err);
+		int rc = audit_pkg_load(&pkg, h, pool, false, &err);
 
 		w->o->rep->packages++;
 		if (pkg.files)
@@ -345,6 +347,7 @@ static void read_rpmdb(struct walker *w)
 		audit_pkg_free(&pkg);
 	}
 	rpmdbFreeIterator(mi);
+	rpmstrPoolFree(pool);
 }
 
 unsigned long audit_unowned(const struct audit_unowned_opts *o)
