@@ -186,12 +186,16 @@ static void scan_file(struct walker *w, int dirfd, dev_t dev, ino_t ino,
 		report(w, path, verity, ima_len > 0 ? (size_t)ima_len : 0, why);
 }
 
+/* Made for every entry of the walk: copies, not a format (rasprintf). */
 static char *child_path(const char *dir, const char *name)
 {
-	char *p = NULL;
+	size_t dlen = strlen(dir), nlen = strlen(name);
+	size_t slash = dir[dlen - 1] != '/';
+	char *p = rmalloc(dlen + slash + nlen + 1);
 
-	rasprintf(&p, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
-		  name);
+	memcpy(p, dir, dlen);
+	p[dlen] = '/';
+	memcpy(p + dlen + slash, name, nlen + 1);
 	return p;
 }
 
