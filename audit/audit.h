@@ -67,9 +67,11 @@ struct audit_pkg {
  * or -1 with the reason in *@err when the tags are malformed; a package
  * without signatures loads with has_sigs false. IMA tags that are not one
  * string per file are left out (has_ima false), as before the decoder.
+ * @pool, shared by the packages loaded with it, keeps their file names (one
+ * made per package costs more than the names it holds); NULL: one of its own.
  */
-int audit_pkg_load(struct audit_pkg *pkg, Header h, bool sign_config_files,
-		   char **err);
+int audit_pkg_load(struct audit_pkg *pkg, Header h, rpmstrPool pool,
+		   bool sign_config_files, char **err);
 void audit_pkg_free(struct audit_pkg *pkg);
 
 /*
@@ -185,7 +187,7 @@ size_t audit_sigcache_verifications(const struct audit_sigcache *c);
 
 struct audit_keymap;
 
-/* FNV-1a of @len bytes: the keymap's hash, and the signature cache's. */
+/* A hash of @len bytes: the keymap's, and the signature cache's. */
 uint64_t audit_hash_bytes(const uint8_t *b, size_t len);
 
 /* @free_value (may be NULL) frees each value with the map. */

@@ -24,14 +24,14 @@
 	 RPMFI_NOFILEDIGESTS | RPMFI_NOFILEMTIMES | RPMFI_NOFILERDEVS | \
 	 RPMFI_NOFILEINODES | RPMFI_NOFILESIGNATURES | RPMFI_NOVERITYSIGNATURES)
 
-int audit_pkg_load(struct audit_pkg *pkg, Header h, bool sign_config_files,
-		   char **err)
+int audit_pkg_load(struct audit_pkg *pkg, Header h, rpmstrPool pool,
+		   bool sign_config_files, char **err)
 {
 	memset(pkg, 0, sizeof(*pkg));
 	pkg->h = h;
 	pkg->sign_config_files = sign_config_files;
 	pkg->nevra = headerGetAsString(h, RPMTAG_NEVRA);
-	pkg->files = rpmfilesNew(NULL, h, RPMTAG_BASENAMES, AUDIT_FI_FLAGS);
+	pkg->files = rpmfilesNew(pool, h, RPMTAG_BASENAMES, AUDIT_FI_FLAGS);
 	pkg->nfiles = pkg->files ? rpmfilesFC(pkg->files) : 0;
 	pkg->sigs = package_sigs_decode(h, PACKAGE_SIGS_INSTALLED,
 					(size_t)pkg->nfiles);

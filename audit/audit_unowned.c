@@ -33,6 +33,7 @@
 #include <linux/limits.h>
 #include <rpm/rpmdb.h>
 #include <rpm/rpmstring.h>
+#include <rpm/rpmstrpool.h>
 
 /* enum evm_ima_xattr_type: the signature types (a bare hash is not one). */
 #define EVM_IMA_XATTR_DIGSIG	3
@@ -185,12 +186,16 @@ static void scan_file(struct walker *w, int dirfd, dev_t dev, ino_t ino,
 		report(w, path, verity, ima_len > 0 ? (size_t)ima_len : 0, why);
 }
 
+/* Made for every entry of the walk: copies, not a format (rasprintf). */
 static char *child_path(const char *dir, const char *name)
 {
-	char *p = NULL;
+	size_t dlen = strlen(dir), nlen = strlen(name);
+	size_t slash = dir[dlen - 1] != '/';
+	char *p = rmalloc(dlen + slash + nlen + 1);
 
-	rasprintf(&p, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
-		  name);
+	memcpy(p, dir, dlen);
+	p[dlen] = '/';
+	memcpy(p + dlen + slash, name, nlen + 1);
 	return p;
 }
 
@@ -323,12 +328,13 @@ static void read_rpmdb(struct walker *w)
 {
 	rpmdbMatchIterator mi = rpmtsInitIterator(w->o->ts, RPMDBI_PACKAGES,
 						  NULL, 0);
+	rpmstrPool pool = rpmstrPoolCreate();
 	struct audit_pkg pkg;
 	char *err = NULL;
 	Header h;
 
 	while ((h = rpmdbNextIterator(mi))) {
-		int rc = audit_pkg_load(&pkg, h, false, &err);
+		int rc = audit_pkg_load(&pkg, h, pool, false, &err);
 
 		w->o->rep->packages++;
 		if (pkg.files)
@@ -345,6 +351,7 @@ static void read_rpmdb(struct walker *w)
 		audit_pkg_free(&pkg);
 	}
 	rpmdbFreeIterator(mi);
+	rpmstrPoolFree(pool);
 }
 
 unsigned long audit_unowned(const struct audit_unowned_opts *o)

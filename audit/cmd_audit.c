@@ -28,6 +28,7 @@
 #include <rpm/rpmlib.h>
 #include <rpm/rpmmacro.h>
 #include <rpm/rpmstring.h>
+#include <rpm/rpmstrpool.h>
 #include <rpm/rpmts.h>
 
 #include "audit.h"
@@ -39,6 +40,7 @@ struct audit {
 	struct audit_sigcache *sigs;
 	struct audit_report rep;
 	struct audit_file_state st;	/* big: reused for every file */
+	rpmstrPool pool;		/* every package's file names */
 	bool sign_config_files;
 	bool warned_no_sig_read;
 	unsigned long errors;
@@ -181,7 +183,7 @@ static void audit_header(struct audit *a, Header h)
 	char *err = NULL;
 
 	a->rep.packages++;
-	if (audit_pkg_load(&pkg, h, a->sign_config_files, &err) != 0) {
+	if (audit_pkg_load(&pkg, h, a->pool, a->sign_config_files, &err) != 0) {
 		report(err);
 		a->errors++;
 	} else if (!pkg.has_sigs) {
@@ -351,7 +353,9 @@ int cmd_audit(int argc, const char **argv)
 		names = NULL;	/* paths, not packages */
 		status = 0;
 	} else {
+		a->pool = rpmstrPoolCreate();
 		status = audit_db(a, ts, names) == 0 ? 0 : 1;
+		rpmstrPoolFree(a->pool);
 	}
 	if (!a->rep.packages && !(names && *names)) {
 		fprintf(stderr, "rpm-verity audit: %s: no package installed in this rpmdb\n",

@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cache = audit_sigcache_new(&cert, 1);
 	if (!cache)
 		FUZZ_FAIL("audit_sigcache_new returned NULL");
-	if (audit_pkg_load(&pkg, h, false, &err) == 0 && pkg.has_sigs) {
+	if (audit_pkg_load(&pkg, h, NULL, false, &err) == 0 && pkg.has_sigs) {
 		for (int i = 0; i < pkg.nfiles; i++) {
 			const char *why = NULL;
 			const struct file_sig *sig;
