@@ -20,7 +20,9 @@
 #      PC_FULL_EVERY (default 1: every cut's check reruns the upgrade; N:
 #      every Nth and the first, the others check without the rerun),
 #      PC_ICOUNT (QEMU -icount for the boots that upgrade, default shift=0:
-#      the instants are counted guest time, so a seed replays the same cuts),
+#      the instants are counted guest time, so a seed replays the same cuts;
+#      I/O waits still pass at the host's speed, so under heavy load the
+#      upgrade stretches and the same instants fall earlier in it),
 #      PC_RPM_DEFINE (one extra macro line for rpm, e.g. "%_fsverity_sync_data 0"),
 #      RPMVERITY_BUILD (the build tree: its rpm-verity signs and audits)
 here=$(cd "$(dirname "$0")" && pwd)
