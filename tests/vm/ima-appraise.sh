@@ -72,7 +72,7 @@ xattr_hex() { python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "securi
 appraise_logged() {
 	local i
 	for i in 1 2 3 4 5 6 7 8 9 10; do
-		dmesg | grep 'type=1800' | grep "cause=$1" | grep -Eq "name=\"([^\"]*/)?$2\"" && return 0
+		dmesg | grep 'type=1800' | grep "cause=$1" | matches -E "name=\"([^\"]*/)?$2\"" && return 0
 		sleep 0.3
 	done
 	dmesg | grep 'type=1800' | grep -F "$2" | sed 's/^/  logged: /'

@@ -87,7 +87,7 @@ ipe_denied() {
 	*) want="path=\"$path\"" ;;
 	esac
 	for i in 1 2 3 4 5 6 7 8 9 10; do
-		dmesg | grep 'type=1420' | grep "ipe_hook=$hook enforcing=1" | grep -qF "$want" && return 0
+		dmesg | grep 'type=1420' | grep "ipe_hook=$hook enforcing=1" | matches -F "$want" && return 0
 		sleep 0.3
 	done
 	dmesg | grep 'type=1420' | sed 's/^/  logged: /' | tail -5

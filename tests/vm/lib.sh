@@ -50,7 +50,7 @@ with open(sys.argv[1], "rb") as f, mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
 }
 
 # kernel_log_has PATTERN: the kernel log since the last clear matches (grep -E).
-kernel_log_has() { dmesg | grep -Eq "$1"; }
+kernel_log_has() { dmesg | matches -E "$1"; }
 
 # digest_of FILE: the fs-verity digest userspace computes ("sha256:HEX").
 digest_of() { fsverity digest "$@" | cut -d' ' -f1; }
