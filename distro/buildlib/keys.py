@@ -10,15 +10,16 @@ from .util import TOP, die, run, say
 
 
 def kernel_ca():
-    """The test CA built into the guest kernel (vm/build-kernel makes it):
-    .ima takes only certificates a key on the kernel's builtin keyring
-    signed, so the distribution's IMA certificate must chain to it."""
-    d = os.path.join(run([os.path.join(TOP, "vm", "cache-dir")]).strip(), "kernel", "default")
-    ca, key = os.path.join(d, "trusted-ca.pem"), os.path.join(d, "trusted-ca.key")
-    if not (os.path.isfile(ca) and os.path.isfile(key)):
-        die(f"{ca}: no kernel test CA; run vm/build-kernel first (the IMA "
-            "certificate must be signed by the CA the guest kernel trusts)")
-    return ca, key
+    """The test CA built into the guest kernels (vm/build-kernel makes it,
+    one for 6.1 and 6.12; vm/kernel-ca says where): .ima takes only
+    certificates a key on the kernel's builtin keyring signed, so the
+    distribution's certificates must chain to it."""
+    r = subprocess.run([os.path.join(TOP, "vm", "kernel-ca")], capture_output=True, text=True)
+    if r.returncode != 0:
+        die(f"{r.stderr.strip()}; run vm/build-kernel first (the distribution's "
+            "certificates must be signed by the CA the guest kernels trust)")
+    prefix = r.stdout.strip()
+    return prefix + ".pem", prefix + ".key"
 
 
 def make_keys(cache, ca, ca_key):
