@@ -43,7 +43,7 @@
 struct walker {
 	const struct audit_unowned_opts *o;
 	struct audit_owned *owned;
-	struct audit_index *index;
+	struct audit_index *index;	/* NULL until a signed file needs it */
 	dev_t *devs;		/* the filesystems to stay on */
 	size_t ndevs;
 	bool proc;		/* /proc/self/fd names a directory fd */
@@ -102,6 +102,44 @@ static ssize_t ima_at(struct walker *w, int dirfd, const char *name, int fd)
 	return lgetxattr(via, "security.ima", w->ima, sizeof(w->ima));
 }
 
+/*
+ * What every package signed, read again from the rpmdb the first time a
+ * signed file turns up at a path no package owns: decoding every file's
+ * signatures (base64 and hex) was most of a clean run's cost, for an index
+ * a clean system never asks. A package whose tags are malformed is an
+ * error here, as the audit of its files reports it; a clean system's scan
+ * does not read them.
+ */
+static struct audit_index *index_of(struct walker *w)
+{
+	rpmdbMatchIterator mi;
+	rpmstrPool pool;
+	struct audit_pkg pkg;
+	char *err = NULL;
+	Header h;
+
+	if (w->index)
+		return w->index;
+	w->index = audit_index_new(w->o->certs, w->o->ncerts);
+	mi = rpmtsInitIterator(w->o->ts, RPMDBI_PACKAGES, NULL, 0);
+	pool = rpmstrPoolCreate();
+	while ((h = rpmdbNextIterator(mi))) {
+		if (audit_pkg_load(&pkg, h, pool, false, &err) != 0) {
+			fprintf(stderr, "rpm-verity audit: %s\n", err);
+			free(err);
+			err = NULL;
+			w->errors++;
+		} else {
+			for (int i = 0; i < pkg.nfiles; i++)
+				audit_index_add(w->index, &pkg, i);
+		}
+		audit_pkg_free(&pkg);
+	}
+	rpmdbFreeIterator(mi);
+	rpmstrPoolFree(pool);
+	return w->index;
+}
+
 /* @ima_len: the IMA signature's length in w->ima, 0 without one. */
 static void report(struct walker *w, const char *path, bool verity,
 		   size_t ima_len, const char *why_not_measured)
@@ -112,11 +150,11 @@ static void report(struct walker *w, const char *path, bool verity,
 	char *detail = NULL;
 
 	if (st->measured)
-		pf = audit_index_content(w->index, st->digest_alg, st->digest,
+		pf = audit_index_content(index_of(w), st->digest_alg, st->digest,
 					 st->sig_errno == 0 ? st->sig : NULL,
 					 st->sig_len);
 	if (!pf && ima_len) {
-		pf = audit_index_ima(w->index, w->ima, ima_len);
+		pf = audit_index_ima(index_of(w), w->ima, ima_len);
 		how = "IMA signature of";
 	}
 	rasprintf(&detail, "%s%s%s%s%s",
@@ -323,31 +361,20 @@ static void start_at(struct walker *w, const char *given, bool add)
 	free(path);
 }
 
-/* Read every installed package once: the paths it owns, what it signed. */
-static void read_rpmdb(struct walker *w)
+/* Every installed package's paths: one pass, names and modes alone. */
+static void read_owned(struct walker *w)
 {
 	rpmdbMatchIterator mi = rpmtsInitIterator(w->o->ts, RPMDBI_PACKAGES,
 						  NULL, 0);
 	rpmstrPool pool = rpmstrPoolCreate();
 	struct audit_pkg pkg;
-	char *err = NULL;
 	Header h;
 
 	while ((h = rpmdbNextIterator(mi))) {
-		int rc = audit_pkg_load(&pkg, h, pool, false, &err);
-
+		audit_pkg_load_names(&pkg, h, pool);
 		w->o->rep->packages++;
 		if (pkg.files)
 			audit_owned_add(w->owned, w->o->root, &pkg);
-		if (rc != 0) {
-			fprintf(stderr, "rpm-verity audit: %s\n", err);
-			free(err);
-			err = NULL;
-			w->errors++;
-		} else {
-			for (int i = 0; i < pkg.nfiles; i++)
-				audit_index_add(w->index, &pkg, i);
-		}
 		audit_pkg_free(&pkg);
 	}
 	rpmdbFreeIterator(mi);
@@ -363,10 +390,9 @@ unsigned long audit_unowned(const struct audit_unowned_opts *o)
 
 	w->o = o;
 	w->owned = audit_owned_new();
-	w->index = audit_index_new(o->certs, o->ncerts);
 	w->proc = access("/proc/self/fd", X_OK) == 0;
 	o->rep->unowned = true;
-	read_rpmdb(w);
+	read_owned(w);
 	if (p && *p) {
 		for (; *p; p++)
 			start_at(w, *p, true);
