@@ -265,8 +265,9 @@ const struct audit_pkgfile *audit_index_ima(const struct audit_index *x,
 struct audit_unowned_opts {
 	struct audit_root *root;
 	rpmts ts;
-	X509 *const *certs;
-	size_t ncerts;
+	/* Certificate files (NULL-terminated), read when a file's signed
+	 * content is first to be named: only their signatures name one. */
+	const char *const *certs;
 	const char **paths;	/* trees to walk, under the root; NULL: all */
 	struct audit_report *rep;
 };

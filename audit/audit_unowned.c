@@ -19,6 +19,7 @@
  */
 #include "audit.h"
 #include "ima_sig.h"
+#include "signing_key.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -106,12 +107,16 @@ static ssize_t ima_at(struct walker *w, int dirfd, const char *name, int fd)
  * What every package signed, read again from the rpmdb the first time a
  * signed file turns up at a path no package owns: decoding every file's
  * signatures (base64 and hex) was most of a clean run's cost, for an index
- * a clean system never asks. A package whose tags are malformed is an
- * error here, as the audit of its files reports it; a clean system's scan
- * does not read them.
+ * a clean system never asks. The certificates are loaded here too
+ * (cmd_audit.c checked only that they can be read). A certificate that
+ * does not load, or a package whose tags are malformed, is an error here,
+ * as the audit of the packages' files reports it; a clean system's scan
+ * reads neither.
  */
 static struct audit_index *index_of(struct walker *w)
 {
+	X509 **certs = NULL;
+	size_t ncerts = 0;
 	rpmdbMatchIterator mi;
 	rpmstrPool pool;
 	struct audit_pkg pkg;
@@ -120,7 +125,23 @@ static struct audit_index *index_of(struct walker *w)
 
 	if (w->index)
 		return w->index;
-	w->index = audit_index_new(w->o->certs, w->o->ncerts);
+	for (const char *const *p = w->o->certs; *p; p++) {
+		X509 *cert = load_certificate(*p, &err);
+
+		if (!cert) {
+			fprintf(stderr, "rpm-verity audit: %s\n", err);
+			free(err);
+			err = NULL;
+			w->errors++;
+			continue;
+		}
+		certs = rrealloc(certs, (ncerts + 1) * sizeof(*certs));
+		certs[ncerts++] = cert;
+	}
+	w->index = audit_index_new(certs, ncerts);	/* keeps its references */
+	for (size_t i = 0; i < ncerts; i++)
+		X509_free(certs[i]);
+	free(certs);
 	mi = rpmtsInitIterator(w->o->ts, RPMDBI_PACKAGES, NULL, 0);
 	pool = rpmstrPoolCreate();
 	while ((h = rpmdbNextIterator(mi))) {
