@@ -417,7 +417,7 @@ unsigned long audit_unowned(const struct audit_unowned_opts *o)
 	/*
 	 * rpm checks each header it reads from the rpmdb against the digests
 	 * (SHA-1, SHA-256) and any OpenPGP signature it carries. Not in this
-	 * scan: that was half of a clean scan's instructions, and it finds a
+	 * scan: that cost as much as the rest of a clean scan, and it finds a
 	 * damaged rpmdb, not a forged one, since whoever can write the rpmdb
 	 * can recompute the digests and drop the signature (rpm takes a
 	 * header without one). headerImport still checks each header's
