@@ -273,19 +273,34 @@ static int load_certs(const char **paths, X509 ***certs, size_t *n)
  * --unowned reads the certificates only to name the package whose signed
  * content a file is, when such a file turns up (audit_unowned.c), and
  * OpenSSL's first certificate (its decoders, its configuration) was a
- * large part of a clean scan. Here, only that each can be read.
+ * large part of a clean scan. Here, without OpenSSL: each can be read and
+ * looks like one (a DER SEQUENCE, or a PEM certificate block), so a wrong
+ * file is refused at the start even when a clean scan would not use it.
  */
 static int certs_readable(const char **paths)
 {
-	for (; *paths; paths++) {
-		int fd = open(*paths, O_RDONLY | O_CLOEXEC);
+	static const char pem[] = "-----BEGIN CERTIFICATE-----";
 
-		if (fd < 0) {
+	for (; *paths; paths++) {
+		char buf[4096];
+		int fd = open(*paths, O_RDONLY | O_CLOEXEC);
+		ssize_t len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		int saved = errno;
+
+		if (fd >= 0)
+			close(fd);
+		if (len < 0) {
 			fprintf(stderr, "rpm-verity audit: %s: cannot read certificate: %s\n",
-				*paths, strerror(errno));
+				*paths, strerror(saved));
 			return -1;
 		}
-		close(fd);
+		buf[len] = '\0';
+		if (!(len > 0 && (unsigned char)buf[0] == 0x30) &&
+		    !memmem(buf, (size_t)len, pem, sizeof(pem) - 1)) {
+			fprintf(stderr, "rpm-verity audit: %s: not a certificate (neither DER nor PEM)\n",
+				*paths);
+			return -1;
+		}
 	}
 	return 0;
 }
