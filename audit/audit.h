@@ -6,9 +6,10 @@
  * state by ioctl only (audit_measure.c), each distinct signature is checked
  * once (audit_sigcache.c), and problems are printed (audit_report.c).
  * --unowned (audit_unowned.c) walks the trees instead: the paths packages
- * own (audit_owned.c) and the content they signed (audit_index.c), both
- * built once from the rpmdb, tell which verity or IMA-signed files no
- * package put there, and whose signed content they are.
+ * own (audit_owned.c), read from the rpmdb first, tell which verity or
+ * IMA-signed files no package put there, and the content they signed
+ * (audit_index.c), read only once such a file turns up, whose signed
+ * content they are.
  */
 #ifndef RPMVERITY_AUDIT_H
 #define RPMVERITY_AUDIT_H
@@ -72,6 +73,11 @@ struct audit_pkg {
  */
 int audit_pkg_load(struct audit_pkg *pkg, Header h, rpmstrPool pool,
 		   bool sign_config_files, char **err);
+/*
+ * Only @h's file names and modes (for audit_owned_add): no NEVRA, no
+ * signatures (has_sigs and has_ima false), nothing that can be malformed.
+ */
+void audit_pkg_load_names(struct audit_pkg *pkg, Header h, rpmstrPool pool);
 void audit_pkg_free(struct audit_pkg *pkg);
 
 /*
@@ -259,8 +265,9 @@ const struct audit_pkgfile *audit_index_ima(const struct audit_index *x,
 struct audit_unowned_opts {
 	struct audit_root *root;
 	rpmts ts;
-	X509 *const *certs;
-	size_t ncerts;
+	/* Certificate files (NULL-terminated), read when a file's signed
+	 * content is first to be named: only their signatures name one. */
+	const char *const *certs;
 	const char **paths;	/* trees to walk, under the root; NULL: all */
 	struct audit_report *rep;
 };

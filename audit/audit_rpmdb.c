@@ -24,6 +24,24 @@
 	 RPMFI_NOFILEDIGESTS | RPMFI_NOFILEMTIMES | RPMFI_NOFILERDEVS | \
 	 RPMFI_NOFILEINODES | RPMFI_NOFILESIGNATURES | RPMFI_NOVERITYSIGNATURES)
 
+/*
+ * --unowned's view: names and modes, nothing else. Which paths are owned
+ * is all a clean system needs; the signatures are decoded (audit_pkg_load)
+ * only when a signed file turns up at a path no package owns.
+ */
+#define AUDIT_NAMES_FI_FLAGS \
+	((RPMFI_FLAGS_ONLY_FILENAMES & ~RPMFI_NOFILEMODES) | \
+	 RPMFI_NOFILESIGNATURES | RPMFI_NOVERITYSIGNATURES)
+
+void audit_pkg_load_names(struct audit_pkg *pkg, Header h, rpmstrPool pool)
+{
+	memset(pkg, 0, sizeof(*pkg));
+	pkg->h = h;
+	pkg->files = rpmfilesNew(pool, h, RPMTAG_BASENAMES,
+				 AUDIT_NAMES_FI_FLAGS);
+	pkg->nfiles = pkg->files ? rpmfilesFC(pkg->files) : 0;
+}
+
 int audit_pkg_load(struct audit_pkg *pkg, Header h, rpmstrPool pool,
 		   bool sign_config_files, char **err)
 {

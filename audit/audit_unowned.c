@@ -19,6 +19,7 @@
  */
 #include "audit.h"
 #include "ima_sig.h"
+#include "signing_key.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -43,7 +44,7 @@
 struct walker {
 	const struct audit_unowned_opts *o;
 	struct audit_owned *owned;
-	struct audit_index *index;
+	struct audit_index *index;	/* NULL until a signed file needs it */
 	dev_t *devs;		/* the filesystems to stay on */
 	size_t ndevs;
 	bool proc;		/* /proc/self/fd names a directory fd */
@@ -102,6 +103,64 @@ static ssize_t ima_at(struct walker *w, int dirfd, const char *name, int fd)
 	return lgetxattr(via, "security.ima", w->ima, sizeof(w->ima));
 }
 
+/*
+ * What every package signed, read again from the rpmdb the first time a
+ * signed file turns up at a path no package owns: decoding every file's
+ * signatures (base64 and hex) was most of a clean run's cost, for an index
+ * a clean system never asks. The certificates are loaded here too
+ * (cmd_audit.c checked only that they can be read). A certificate that
+ * does not load, or a package whose tags are malformed, is an error here,
+ * as the audit of the packages' files reports it; a clean system's scan
+ * reads neither.
+ */
+static struct audit_index *index_of(struct walker *w)
+{
+	X509 **certs = NULL;
+	size_t ncerts = 0;
+	rpmdbMatchIterator mi;
+	rpmstrPool pool;
+	struct audit_pkg pkg;
+	char *err = NULL;
+	Header h;
+
+	if (w->index)
+		return w->index;
+	for (const char *const *p = w->o->certs; *p; p++) {
+		X509 *cert = load_certificate(*p, &err);
+
+		if (!cert) {
+			fprintf(stderr, "rpm-verity audit: %s\n", err);
+			free(err);
+			err = NULL;
+			w->errors++;
+			continue;
+		}
+		certs = rrealloc(certs, (ncerts + 1) * sizeof(*certs));
+		certs[ncerts++] = cert;
+	}
+	w->index = audit_index_new(certs, ncerts);	/* keeps its references */
+	for (size_t i = 0; i < ncerts; i++)
+		X509_free(certs[i]);
+	free(certs);
+	mi = rpmtsInitIterator(w->o->ts, RPMDBI_PACKAGES, NULL, 0);
+	pool = rpmstrPoolCreate();
+	while ((h = rpmdbNextIterator(mi))) {
+		if (audit_pkg_load(&pkg, h, pool, false, &err) != 0) {
+			fprintf(stderr, "rpm-verity audit: %s\n", err);
+			free(err);
+			err = NULL;
+			w->errors++;
+		} else {
+			for (int i = 0; i < pkg.nfiles; i++)
+				audit_index_add(w->index, &pkg, i);
+		}
+		audit_pkg_free(&pkg);
+	}
+	rpmdbFreeIterator(mi);
+	rpmstrPoolFree(pool);
+	return w->index;
+}
+
 /* @ima_len: the IMA signature's length in w->ima, 0 without one. */
 static void report(struct walker *w, const char *path, bool verity,
 		   size_t ima_len, const char *why_not_measured)
@@ -112,11 +171,11 @@ static void report(struct walker *w, const char *path, bool verity,
 	char *detail = NULL;
 
 	if (st->measured)
-		pf = audit_index_content(w->index, st->digest_alg, st->digest,
+		pf = audit_index_content(index_of(w), st->digest_alg, st->digest,
 					 st->sig_errno == 0 ? st->sig : NULL,
 					 st->sig_len);
 	if (!pf && ima_len) {
-		pf = audit_index_ima(w->index, w->ima, ima_len);
+		pf = audit_index_ima(index_of(w), w->ima, ima_len);
 		how = "IMA signature of";
 	}
 	rasprintf(&detail, "%s%s%s%s%s",
@@ -323,31 +382,20 @@ static void start_at(struct walker *w, const char *given, bool add)
 	free(path);
 }
 
-/* Read every installed package once: the paths it owns, what it signed. */
-static void read_rpmdb(struct walker *w)
+/* Every installed package's paths: one pass, names and modes alone. */
+static void read_owned(struct walker *w)
 {
 	rpmdbMatchIterator mi = rpmtsInitIterator(w->o->ts, RPMDBI_PACKAGES,
 						  NULL, 0);
 	rpmstrPool pool = rpmstrPoolCreate();
 	struct audit_pkg pkg;
-	char *err = NULL;
 	Header h;
 
 	while ((h = rpmdbNextIterator(mi))) {
-		int rc = audit_pkg_load(&pkg, h, pool, false, &err);
-
+		audit_pkg_load_names(&pkg, h, pool);
 		w->o->rep->packages++;
 		if (pkg.files)
 			audit_owned_add(w->owned, w->o->root, &pkg);
-		if (rc != 0) {
-			fprintf(stderr, "rpm-verity audit: %s\n", err);
-			free(err);
-			err = NULL;
-			w->errors++;
-		} else {
-			for (int i = 0; i < pkg.nfiles; i++)
-				audit_index_add(w->index, &pkg, i);
-		}
 		audit_pkg_free(&pkg);
 	}
 	rpmdbFreeIterator(mi);
@@ -359,14 +407,29 @@ unsigned long audit_unowned(const struct audit_unowned_opts *o)
 	struct walker *w = rcalloc(1, sizeof(*w));
 	const char **p = o->paths;
 	unsigned long errors;
+	rpmVSFlags vsflags;
 	size_t n;
 
 	w->o = o;
 	w->owned = audit_owned_new();
-	w->index = audit_index_new(o->certs, o->ncerts);
 	w->proc = access("/proc/self/fd", X_OK) == 0;
 	o->rep->unowned = true;
-	read_rpmdb(w);
+	/*
+	 * rpm checks each header it reads from the rpmdb against the digests
+	 * (SHA-1, SHA-256) and any OpenPGP signature it carries. Not in this
+	 * scan: that cost as much as the rest of a clean scan, and it finds a
+	 * damaged rpmdb, not a forged one, since whoever can write the rpmdb
+	 * can recompute the digests and drop the signature (rpm takes a
+	 * header without one). headerImport still checks each header's
+	 * structure. The scan's trust lies elsewhere: a file's content is
+	 * named as a package's through a signature that verifies against
+	 * --cert (or an IMA value, byte for byte), and a forged header can
+	 * claim a path, and so hide a file from the scan, checked digests or
+	 * not. The audit without --unowned leaves rpm's setting as it is.
+	 */
+	vsflags = rpmtsVSFlags(o->ts);
+	rpmtsSetVSFlags(o->ts, vsflags | RPMVSF_NOHDRCHK);
+	read_owned(w);
 	if (p && *p) {
 		for (; *p; p++)
 			start_at(w, *p, true);
@@ -377,6 +440,7 @@ unsigned long audit_unowned(const struct audit_unowned_opts *o)
 			add_dev(w, devs[i]);
 		start_at(w, "/", false);
 	}
+	rpmtsSetVSFlags(o->ts, vsflags);
 	errors = w->errors;
 	audit_index_free(w->index);
 	audit_owned_free(w->owned);

@@ -228,51 +228,89 @@ static int audit_db(struct audit *a, rpmts ts, const char **names)
 	return rc;
 }
 
-/* --cert files, else the plugin's %_fsverity_certs list. */
-static int load_certs(const char **given, X509 ***certs, size_t *n)
+/*
+ * The certificates' files: --cert, else the plugin's %_fsverity_certs list,
+ * split into *@split (its strings in *@list; the caller frees both). NULL,
+ * the reason reported, when there is none.
+ */
+static const char **cert_paths(const char **given, char **list, char ***split)
 {
-	char *list = NULL, *save = NULL, *file, *err = NULL;
-	const char **paths = given;
-	char **owned = NULL;
+	char *save = NULL, *file;
 	size_t np = 0;
-	int rc = 0;
 
-	if (!given || !*given) {
-		list = rpmExpand("%{?_fsverity_certs}", NULL);
-		for (file = strtok_r(list, " \t\n", &save); file;
-		     file = strtok_r(NULL, " \t\n", &save)) {
-			owned = rrealloc(owned, (np + 2) * sizeof(*owned));
-			owned[np++] = file;
-			owned[np] = NULL;
-		}
-		paths = (const char **)owned;
+	if (given && *given)
+		return given;
+	*list = rpmExpand("%{?_fsverity_certs}", NULL);
+	for (file = strtok_r(*list, " \t\n", &save); file;
+	     file = strtok_r(NULL, " \t\n", &save)) {
+		*split = rrealloc(*split, (np + 2) * sizeof(**split));
+		(*split)[np++] = file;
+		(*split)[np] = NULL;
 	}
-	if (!paths || !*paths) {
+	if (!*split)
 		report(rstrdup("audit: no certificate: give --cert or set %_fsverity_certs"));
-		rc = -1;
-	}
-	for (; rc == 0 && *paths; paths++) {
+	return (const char **)*split;
+}
+
+static int load_certs(const char **paths, X509 ***certs, size_t *n)
+{
+	char *err = NULL;
+
+	for (; *paths; paths++) {
 		X509 *cert = load_certificate(*paths, &err);
 
 		if (!cert) {
 			report(err);
-			rc = -1;
-			break;
+			return -1;
 		}
 		*certs = rrealloc(*certs, (*n + 1) * sizeof(**certs));
 		(*certs)[(*n)++] = cert;
 	}
-	free(owned);
-	free(list);
-	return rc;
+	return 0;
+}
+
+/*
+ * --unowned reads the certificates only to name the package whose signed
+ * content a file is, when such a file turns up (audit_unowned.c), and
+ * OpenSSL's first certificate (its decoders, its configuration) was a
+ * large part of a clean scan. Here, without OpenSSL: each can be read and
+ * looks like one (a DER SEQUENCE, or a PEM certificate block), so a wrong
+ * file is refused at the start even when a clean scan would not use it.
+ */
+static int certs_readable(const char **paths)
+{
+	static const char pem[] = "-----BEGIN CERTIFICATE-----";
+
+	for (; *paths; paths++) {
+		char buf[4096];
+		int fd = open(*paths, O_RDONLY | O_CLOEXEC);
+		ssize_t len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		int saved = errno;
+
+		if (fd >= 0)
+			close(fd);
+		if (len < 0) {
+			fprintf(stderr, "rpm-verity audit: %s: cannot read certificate: %s\n",
+				*paths, strerror(saved));
+			return -1;
+		}
+		buf[len] = '\0';
+		if (!(len > 0 && (unsigned char)buf[0] == 0x30) &&
+		    !memmem(buf, (size_t)len, pem, sizeof(pem) - 1)) {
+			fprintf(stderr, "rpm-verity audit: %s: not a certificate (neither DER nor PEM)\n",
+				*paths);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int cmd_audit(int argc, const char **argv)
 {
 	char *root = NULL, *dbpath = NULL, *err = NULL, *absroot = NULL;
-	char *dbdir = NULL;
+	char *dbdir = NULL, *certlist = NULL, **certsplit = NULL;
 	struct stat st;
-	const char **certpaths = NULL, **names;
+	const char **certpaths = NULL, **names, **certfiles;
 	int json = 0, verbose = 0, unowned = 0, status = 2;
 	struct poptOption opts[] = {
 		{ "root", 'r', POPT_ARG_STRING, &root, 0,
@@ -321,7 +359,9 @@ int cmd_audit(int argc, const char **argv)
 		report(err);
 		goto out;
 	}
-	if (load_certs(certpaths, &certs, &ncerts) != 0)
+	certfiles = cert_paths(certpaths, &certlist, &certsplit);
+	if (!certfiles || (unowned ? certs_readable(certfiles) :
+			   load_certs(certfiles, &certs, &ncerts)) != 0)
 		goto out;
 	if (dbpath)
 		rpmPushMacro(NULL, "_dbpath", NULL, dbpath, RMIL_CMDLINE);
@@ -340,19 +380,19 @@ int cmd_audit(int argc, const char **argv)
 		goto out;
 	}
 	a->sign_config_files = rpmExpandNumeric("%{?_fsverity_sign_config_files}");
-	a->sigs = audit_sigcache_new(certs, ncerts);
 	a->rep = (struct audit_report){ .out = stdout, .json = json,
 					.verbose = verbose };
 	if (unowned) {
 		struct audit_unowned_opts uo = {
-			.root = &a->root, .ts = ts, .certs = certs,
-			.ncerts = ncerts, .paths = names, .rep = &a->rep,
+			.root = &a->root, .ts = ts, .certs = certfiles,
+			.paths = names, .rep = &a->rep,
 		};
 
 		a->errors += audit_unowned(&uo);
 		names = NULL;	/* paths, not packages */
 		status = 0;
 	} else {
+		a->sigs = audit_sigcache_new(certs, ncerts);
 		a->pool = rpmstrPoolCreate();
 		status = audit_db(a, ts, names) == 0 ? 0 : 1;
 		rpmstrPoolFree(a->pool);
@@ -378,6 +418,8 @@ out:
 	for (size_t i = 0; i < ncerts; i++)
 		X509_free(certs[i]);
 	free(certs);
+	free(certsplit);
+	free(certlist);
 	free(absroot);
 	free(dbdir);
 	free(root);

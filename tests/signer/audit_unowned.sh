@@ -148,4 +148,12 @@ expect_fail "an unknown option" "unknown option" unowned --frobnicate
 expect_fail "no certificate" "no certificate" \
 	env HOME="$SCRATCH" "$RPMVERITY" audit --root "$ROOT" --dbpath $DB --unowned
 [ "$RC" = 2 ] || fail "no certificate: exit $RC, want 2"
+# The certificates are parsed only when a file is to be named; a file that
+# is none is refused at the start all the same, naming it.
+echo "not a certificate" >"$SCRATCH/notcert.pem"
+expect_fail "a --cert that is not a certificate" "notcert.pem: not a certificate" \
+	"$RPMVERITY" audit --root "$ROOT" --dbpath $DB --cert "$SCRATCH/notcert.pem" --unowned
+[ "$RC" = 2 ] || fail "not a certificate: exit $RC, want 2"
+expect_fail "a --cert that cannot be read" "missing.pem: cannot read certificate" \
+	"$RPMVERITY" audit --root "$ROOT" --dbpath $DB --cert "$SCRATCH/missing.pem" --unowned
 finish "$TEST"
