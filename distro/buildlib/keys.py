@@ -27,8 +27,11 @@ def make_keys(cache, ca, ca_key):
     keygen = os.path.join(TOP, "keys", "rpm-verity-keygen")
     # "untrusted" is signed by the CA too: what makes it untrusted is that
     # the distribution does not ship its certificate.
-    for k, extra, cert in (("distribution", [], "cert"), ("untrusted", [], "cert"),
-                           ("distribution-ima", ["--ima"], "ima-cert")):
+    # The names are what keyctl shows on .fs-verity and .ima (ima.guest
+    # looks for the IMA key's).
+    for k, extra, cert, cn in (("distribution", [], "cert", "distribution"),
+                               ("untrusted", [], "cert", "untrusted"),
+                               ("distribution-ima", ["--ima"], "ima-cert", "IMA")):
         d = os.path.join(keys, k)
         pem = os.path.join(d, f"{cert}.pem")
         if os.path.exists(pem) and subprocess.run(["openssl", "verify", "-CAfile", ca, pem],
@@ -39,5 +42,5 @@ def make_keys(cache, ca, ca_key):
         if not os.path.exists(os.path.join(d, f"{cert}.der")):
             shutil.rmtree(d, ignore_errors=True)
             run([keygen] + extra + ["--ca", ca, "--ca-key", ca_key, "--subject",
-                                    f"/CN=rpm-verity distro {k} key/", "--days", "36500", d])
+                                    f"/CN=rpm-verity distro {cn} key/", "--days", "36500", d])
     return keys
