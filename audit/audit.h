@@ -189,6 +189,16 @@ enum audit_sig_verdict audit_sigcache_check(struct audit_sigcache *c,
 /* Verifications done, for --verbose. */
 size_t audit_sigcache_verifications(const struct audit_sigcache *c);
 
+/* --- audit_certs.c: the certificates given --- */
+
+/*
+ * Appends the certificate of each file in the NULL-terminated @paths to
+ * *@certs (*@n of them). A file that does not load is reported on stderr
+ * and skipped; returns how many were.
+ */
+size_t audit_certs_load(const char *const *paths, X509 ***certs, size_t *n);
+void audit_certs_free(X509 **certs, size_t n);
+
 /* --- audit_keymap.c: byte strings to values, for the two below --- */
 
 struct audit_keymap;

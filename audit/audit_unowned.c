@@ -125,23 +125,9 @@ static struct audit_index *index_of(struct walker *w)
 
 	if (w->index)
 		return w->index;
-	for (const char *const *p = w->o->certs; *p; p++) {
-		X509 *cert = load_certificate(*p, &err);
-
-		if (!cert) {
-			fprintf(stderr, "rpm-verity audit: %s\n", err);
-			free(err);
-			err = NULL;
-			w->errors++;
-			continue;
-		}
-		certs = rrealloc(certs, (ncerts + 1) * sizeof(*certs));
-		certs[ncerts++] = cert;
-	}
+	w->errors += audit_certs_load(w->o->certs, &certs, &ncerts);
 	w->index = audit_index_new(certs, ncerts);	/* keeps its references */
-	for (size_t i = 0; i < ncerts; i++)
-		X509_free(certs[i]);
-	free(certs);
+	audit_certs_free(certs, ncerts);
 	mi = rpmtsInitIterator(w->o->ts, RPMDBI_PACKAGES, NULL, 0);
 	pool = rpmstrPoolCreate();
 	while ((h = rpmdbNextIterator(mi))) {

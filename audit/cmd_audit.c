@@ -252,23 +252,6 @@ static const char **cert_paths(const char **given, char **list, char ***split)
 	return (const char **)*split;
 }
 
-static int load_certs(const char **paths, X509 ***certs, size_t *n)
-{
-	char *err = NULL;
-
-	for (; *paths; paths++) {
-		X509 *cert = load_certificate(*paths, &err);
-
-		if (!cert) {
-			report(err);
-			return -1;
-		}
-		*certs = rrealloc(*certs, (*n + 1) * sizeof(**certs));
-		(*certs)[(*n)++] = cert;
-	}
-	return 0;
-}
-
 /*
  * --unowned reads the certificates only to name the package whose signed
  * content a file is, when such a file turns up (audit_unowned.c), and
@@ -360,8 +343,8 @@ int cmd_audit(int argc, const char **argv)
 		goto out;
 	}
 	certfiles = cert_paths(certpaths, &certlist, &certsplit);
-	if (!certfiles || (unowned ? certs_readable(certfiles) :
-			   load_certs(certfiles, &certs, &ncerts)) != 0)
+	if (!certfiles || (unowned ? certs_readable(certfiles) != 0 :
+			   audit_certs_load(certfiles, &certs, &ncerts) != 0))
 		goto out;
 	if (dbpath)
 		rpmPushMacro(NULL, "_dbpath", NULL, dbpath, RMIL_CMDLINE);
@@ -415,9 +398,7 @@ out:
 	rpmtsFree(ts);
 	audit_sigcache_free(a->sigs);
 	audit_root_close(&a->root);
-	for (size_t i = 0; i < ncerts; i++)
-		X509_free(certs[i]);
-	free(certs);
+	audit_certs_free(certs, ncerts);
 	free(certsplit);
 	free(certlist);
 	free(absroot);
