@@ -14,56 +14,24 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/testlib.sh"
-keep_going
-needs_qemu
-command -v dracut >/dev/null || skip "no dracut (dracut-core)"
-build=${RPMVERITY_BUILD:?RPMVERITY_BUILD must name the build tree}
-pkgs=${RPMVERITY_PACKAGES:?RPMVERITY_PACKAGES must name make-packages.sh output}
-loader=$build/boot/rpm-verity-load-certs
-cert=$pkgs/trusted/cert.pem
-[ -x "$loader" ] || bail "$loader not built"
+. "$here/bootroot-lib.sh"
+bootroot_setup boot-signed-root
 kver=6.1.192
 
-work=$(mktemp -d "${TMPDIR:-/var/tmp}/boot-signed-root.XXXXXX")
-at_exit "rm -rf '$work'"
-
 echo "# the signed root package"
-rpmbuild -bb --quiet --nodeps -D "_topdir $work/top" -D "disk_init $top/vm/disk-init" \
-	-D "_binary_payload w1.zstdio" -D "debug_package %{nil}" -D "_build_id_links none" \
-	"$here/bootroot.spec" >"$work/rpmbuild.log" 2>&1 || { cat "$work/rpmbuild.log"; bail "rpmbuild"; }
-mv "$work"/top/RPMS/x86_64/rv-bootroot-1-1.x86_64.rpm "$work/rv-bootroot.rpm"
-"$build/signer/rpm-verity" sign --key "$pkgs/trusted/signing-key.pem" --cert "$cert" \
-	"$work/rv-bootroot.rpm" || bail "rpm-verity sign"
-mkdir "$work/payload" && (cd "$work/payload" && rpm2cpio "$work/rv-bootroot.rpm" | cpio -idm --quiet)
+bootroot_package
 
 echo "# initramfs images (dracut $(dracut --version 2>/dev/null | head -1)), for kernel $kver without modules"
-# A dracut base directory of our own: the system's modules plus ours.
-base=$work/dracut
-mkdir -p "$base/modules.d"
-for e in /usr/lib/dracut/*; do [ "${e##*/}" = modules.d ] || ln -s "$e" "$base/"; done
-for m in /usr/lib/dracut/modules.d/*; do ln -s "$m" "$base/modules.d/"; done
-cp -r "$build/boot/dracut/90rpm-verity" "$base/modules.d/"
-mkinitrd() { # OUT MODULES...
-	local out=$1; shift
-	local start=$SECONDS
-	dracutbasedir=$base RPMVERITY_LOADER=$loader RPMVERITY_LOADER_ARGS="--no-config $cert" \
-		dracut --quiet --no-kernel --kver $kver --no-hostonly --force -m "$*" "$out" \
-		>"$work/dracut.log" 2>&1 || { cat "$work/dracut.log"; bail "dracut -m '$*'"; }
-	echo "  $(basename "$out"): dracut -m '$*', $(du -h "$out" | cut -f1), $((SECONDS - start)) s"
-}
-mkinitrd "$work/initrd-certs.img" base rootfs-block rpm-verity
-mkinitrd "$work/initrd-plain.img" base rootfs-block
+dracut_base
+mkinitrd $kver "$work/initrd-certs.img" base rootfs-block rpm-verity
+mkinitrd $kver "$work/initrd-plain.img" base rootfs-block
 lsinitrd "$work/initrd-certs.img" 2>/dev/null | grep -q 'usr/sbin/rpm-verity-load-certs' ||
 	fail "the module's initramfs holds no rpm-verity-load-certs"
+! lsinitrd "$work/initrd-certs.img" 2>/dev/null | grep -qE 'rpm-verity-ipe|ipe-policy' ||
+	fail "the module's initramfs, built without an IPE policy, holds the IPE hook or tool"
 
 echo "# boot 1: install the signed root with the plugin"
-export RPMVERITY_VM_TIMEOUT=${RPMVERITY_VM_TIMEOUT:-300}
-RPMVERITY_SCRATCH_IMG=$work/root.img RPMVERITY_SCRATCH_SIZE=1G \
-	"$top/vm/run" "$here/boot-signed-root-guest.sh" "$work/rv-bootroot.rpm" "$work/payload" \
-	>"$work/boot1.out" 2>&1
-rc=$?
-grep -E '^(ok|FAIL|BAIL|#) ' "$work/boot1.out" | sed 's/^/  /'
-[ $rc = 0 ] || { cat "$work/boot1.out"; bail "boot 1 (install) failed with $rc"; }
+install_root
 
 # A check the booted root runs from the read-only share.
 mkdir "$work/share"
@@ -76,20 +44,8 @@ grep -q '^rv-bootroot data' /usr/share/rv-bootroot/data
 CHECK
 chmod 755 "$work/share/check.sh"
 
-# disk_boot NAME INITRD|-: boots root.img; output in $work/NAME.out, status in $rc.
-disk_boot() {
-	local name=$1 initrd=$2
-	env -u RPMVERITY_SCRATCH_IMG -u RPMVERITY_SCRATCH_IMG2 RPMVERITY_SCRATCH_SIZE=64M \
-		RPMVERITY_VM_ROOT_IMG="$work/root.img" RPMVERITY_VM_SHARE="$work/share" \
-		${initrd:+RPMVERITY_VM_INITRD="$initrd"} \
-		RPMVERITY_VM_APPEND="init=/init rd.shell=0 rd.emergency=poweroff" \
-		RPMVERITY_VM_TIMEOUT=180 "$top/vm/run" /run/rvshare/check.sh >"$work/$name.out" 2>&1
-	rc=$?
-}
-said() { grep -qE -- "$2" "$work/$1.out"; }
-
 echo "# boot 2: the signed root through the initramfs with the project's dracut module"
-disk_boot certs "$work/initrd-certs.img"
+disk_boot certs "$work/initrd-certs.img" /run/rvshare/check.sh
 if [ $rc = 0 ] && said certs SIGNED-ROOT-BOOTED && said certs '^rv-bootroot data'; then
 	ok "signed /init ran through the dracut module's initramfs; the signed data file read"
 else
@@ -103,7 +59,7 @@ else
 fi
 
 echo "# boot 3: the same root, a dracut initramfs without the module"
-disk_boot plain "$work/initrd-plain.img"
+disk_boot plain "$work/initrd-plain.img" /run/rvshare/check.sh
 if [ $rc = 125 ] && ! said plain SIGNED-ROOT-BOOTED; then
 	ok "refused loudly (vm/run status 125): $(grep -m1 -E 'Kernel panic|Required key|error -126|keyring is empty' "$work/plain.out")"
 else
@@ -113,7 +69,7 @@ said plain 'fs-verity keyring is empty|Required key not available|error -126' ||
 	fail "boot 3: the console does not say the key was missing"
 
 echo "# boot 4: the same root, no initramfs"
-disk_boot noinitrd ""
+disk_boot noinitrd "" /run/rvshare/check.sh
 if [ $rc = 125 ] && ! said noinitrd SIGNED-ROOT-BOOTED &&
 	said noinitrd 'Requested init /init failed \(error -126\)'; then
 	ok "kernel refuses the signed /init: $(grep -m1 'Kernel panic' "$work/noinitrd.out")"
@@ -137,7 +93,7 @@ if [ "${RPMVERITY_TRY_MKINITRAMFS:-1}" = 1 ] && command -v mkinitramfs >/dev/nul
 	if unshare --mount sh -c "mount --bind '$conf/boot' /boot &&
 		RPMVERITY_LOADER='$loader' RPMVERITY_LOADER_ARGS='--no-config $cert' \
 		mkinitramfs -d '$conf' -o '$work/initrd-itools.img' $kver" >"$work/mkinitramfs.log" 2>&1; then
-		disk_boot itools "$work/initrd-itools.img"
+		disk_boot itools "$work/initrd-itools.img" /run/rvshare/check.sh
 		if [ $rc = 0 ] && said itools SIGNED-ROOT-BOOTED &&
 			said itools 'rpm-verity-load-certs: 1 certificate from 1 file: 1 added'; then
 			ok "signed /init ran through mkinitramfs' initramfs with the project's hook: $(grep -m1 'rpm-verity-load-certs: ' "$work/itools.out")"
