@@ -130,14 +130,15 @@ static rpmTagVal reserved_tag(const struct package *pkg)
 /*
  * @sigh (of @blob_size bytes exported) with its reserved-space tag resized
  * by the difference to the header @pkg was read with (package.h says when);
- * NULL to write @sigh as it is. rpmsign leaves the region (index entry
+ * *@fitted stays NULL to write @sigh as it is. rpmsign leaves the region (index entry
  * and trailer, 32 bytes) out of both sizes; both headers have one, so the
  * difference is the same. The reserved tag's data is the last in the
  * header, so no alignment moves and the result is as long as the header
- * read.
+ * read. Returns -1 when it cannot make that header (out of memory): the
+ * caller fails rather than write a header of another size without a word.
  */
-static Header fit_reserved(const struct package *pkg, Header sigh,
-			   unsigned int blob_size)
+static int fit_reserved(const struct package *pkg, Header sigh,
+			unsigned int blob_size, Header *fitted)
 {
 	rpmTagVal tag = reserved_tag(pkg);
 	int64_t diff = (int64_t)pkg->sighdr_size -
@@ -148,15 +149,16 @@ static Header fit_reserved(const struct package *pkg, Header sigh,
 	uint8_t *zeros;
 	int ok;
 
+	*fitted = NULL;
 	if (diff == 0 || !headerGet(sigh, tag, &td, HEADERGET_MINMEM))
-		return NULL;
+		return 0;
 	count = td.count;
 	if (td.type != RPM_BIN_TYPE || (diff < 0 && -diff >= count))
-		return NULL;	/* rpm stores no empty entries: no fit */
+		return 0;	/* rpm stores no empty entries: no fit */
 	count = (rpm_count_t)(count + diff);
 	zeros = calloc(count, 1);
 	if (!zeros)
-		return NULL;
+		return -1;
 	h = headerCopy(sigh);	/* loose entries, no region: rpmsign's edit */
 	rpmtdReset(&td);
 	td.tag = tag;
@@ -165,11 +167,11 @@ static Header fit_reserved(const struct package *pkg, Header sigh,
 	td.data = zeros;
 	ok = headerMod(h, &td);
 	free(zeros);
-	if (!ok) {
+	if (ok)
+		*fitted = headerReload(h, RPMTAG_HEADERSIGNATURES);
+	else
 		headerFree(h);
-		return NULL;
-	}
-	return headerReload(h, RPMTAG_HEADERSIGNATURES);
+	return *fitted ? 0 : -1;
 }
 
 uint8_t *package_sighdr_bytes(const struct package *pkg, Header sigh,
@@ -177,10 +179,16 @@ uint8_t *package_sighdr_bytes(const struct package *pkg, Header sigh,
 {
 	unsigned int blob_size = 0;
 	void *blob = headerExport(sigh, &blob_size);
-	Header fitted = blob ? fit_reserved(pkg, sigh, blob_size) : NULL;
+	Header fitted = NULL;
 	size_t sig_size, padded;
 	uint8_t *out;
 
+	if (blob && fit_reserved(pkg, sigh, blob_size, &fitted) != 0) {
+		rasprintf(err, "%s: out of memory resizing the reserved space",
+			  pkg->path);
+		free(blob);
+		return NULL;
+	}
 	if (fitted) {
 		free(blob);
 		blob = headerExport(fitted, &blob_size);
