@@ -50,6 +50,7 @@ for p in rpm-plugin-verity distro-base; do
 	rpm=$(ls "$distro"/repo/$p-[0-9]*.rpm | head -1)
 	(cd "$work/boot" && rpm2cpio "$rpm" | cpio -idm --quiet) || bail "cannot unpack $p"
 done
+export PC_TOOL=${PC_TOOL:-dnf}
 export RPMVERITY_SCRATCH_SIZE=2G RPMVERITY_VM_ENV="${RPMVERITY_VM_ENV:-} PC_RPM_DEFINE PC_TOOL"
 vm() { # IMAGE MODE [ARG]: boot the guest on IMAGE; output in $work/out
 	local img=$1; shift
@@ -88,7 +89,7 @@ for at in "${instants[@]}"; do
 		counted "$work/disk.img" kill "$at" ||
 			{ tail -40 "$work/out"; fail "kill $i ($at): the boot failed"; continue; }
 	else
-		if [ "$at" = cleanup ] && [ "${PC_TOOL:-dnf}" = rpm ]; then
+		if [ "$at" = cleanup ] && [ "$PC_TOOL" = rpm ]; then
 			kill_on='Cleaning up / removing'
 		elif [ "$at" = cleanup ]; then
 			kill_on='Cleanup +: pc-'
@@ -116,4 +117,4 @@ for at in "${instants[@]}"; do
 done
 cat "$table"
 "$here/cut-summary" "$table"
-finish "$fault cuts during ${PC_TOOL:-dnf} upgrade ($fs, seed $seed, ${#instants[@]} cuts)"
+finish "$fault cuts during $PC_TOOL upgrade ($fs, seed $seed, ${#instants[@]} cuts)"
