@@ -52,13 +52,14 @@ bin=$mnt/usr/bin/vm-demo-true
 sync
 # The data file: its first bytes are a marker only it carries.
 off=$(find-bytes "$SCRATCH_DEV2" "vmdemo-marker vm-demo data-2 v1") || bail "data-2 not found on $SCRATCH_DEV2"
-poke-byte "$SCRATCH_DEV2" $((off + 3000))
+poke-byte "$SCRATCH_DEV2" $((off + 3000)) ||
+	bail "cannot write $SCRATCH_DEV2 under the mounted $fs (CONFIG_BLK_DEV_WRITE_MOUNTED?)"
 # The binary: change a byte of its build-id note (harmless to run without
 # verity: the ELF loader does not read it).
 build_id=$(readelf -n "$bin" | sed -n 's/.*Build ID: //p')
 [ -n "$build_id" ] || bail "$bin: no build id"
 off=$(find-bytes --hex "$SCRATCH_DEV2" "$build_id") || bail "$bin not found on $SCRATCH_DEV2"
-poke-byte "$SCRATCH_DEV2" "$off"
+poke-byte "$SCRATCH_DEV2" "$off" || bail "cannot write $SCRATCH_DEV2 under the mounted $fs"
 drop_caches
 dmesg -C
 check "reading the tampered data file fails with EIO" read_fails_eio "$d/data-2"
