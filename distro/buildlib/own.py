@@ -23,9 +23,36 @@ def busybox_applets(taken):
     return sorted(set(links))
 
 
+# The IPE policy distribution-keys carries when built for IPE: its name is
+# the one later versions update (tests/distro/ipe.sh loads a 1.0.1 that
+# revokes a digest), its version the first.
+IPE_POLICY_NAME = "rpm-verity-distro"
+IPE_POLICY_VERSION = "1.0.0"
+
+
+def ipe_keys(top, src, keys, logs):
+    """distribution-keys built for IPE (Linux 6.12) in a topdir of its own,
+    with the IPE policy signed by the distribution's key, as a distribution
+    signs its policy with a key its kernel's CA certified."""
+    tool = os.path.join(TOP, "keys", "rpm-verity-ipe-policy")
+    text = os.path.join(src, "ipe-policy.txt")
+    with open(text, "w") as f:
+        f.write(run([tool, "make", "--name", IPE_POLICY_NAME, "--version", IPE_POLICY_VERSION]))
+    d = os.path.join(keys, "distribution")
+    run([tool, "sign", "--key", f"{d}/signing-key.pem", "--cert", f"{d}/cert.pem",
+         text, os.path.join(src, "ipe-policy.p7s")])
+    ipe_top = top + "-ipe"
+    os.makedirs(ipe_top)
+    os.symlink(src, os.path.join(ipe_top, "SOURCES"))
+    rpmbuild(os.path.join(DISTRO, "specs", "distribution-keys.spec"), ipe_top,
+             ["enforcer ipe"], f"{logs}/keys-ipe.log")
+    return built_rpms(ipe_top)
+
+
 def build_own(work, taken, keys):
     """distro-base, distribution-keys, distro-release 1 and 2, untrusted-hello
-    and rpm-verity's own RPMs; returns {repo: [rpm paths]}."""
+    and rpm-verity's own RPMs; returns {repo: [rpm paths]}, where repo-ipe is
+    repo with distribution-keys built for IPE."""
     top = os.path.join(work, "top", "own")
     src = os.path.join(top, "SOURCES")
     os.makedirs(src)
@@ -51,4 +78,6 @@ def build_own(work, taken, keys):
     every = set(built_rpms(top))
     updates = [p for p in every if "distro-release-2" in p]
     untrusted = [p for p in every if "untrusted-hello" in p]
-    return {"repo": main, "updates": updates, "untrusted": untrusted}
+    keys_ipe = ipe_keys(top, src, keys, logs)
+    ipe = [p for p in main if not os.path.basename(p).startswith("distribution-keys-")] + keys_ipe
+    return {"repo": main, "repo-ipe": ipe, "updates": updates, "untrusted": untrusted}

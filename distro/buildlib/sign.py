@@ -42,6 +42,7 @@ def manifest(signer, repo):
             if e.count("\x1f") != 2:
                 continue
             fname, sig, ima = e.split("\x1f")
+            ima = "" if ima == "(none)" else ima  # how rpm prints a missing entry
             if rule[fname][1]:
                 files[fname] = (hashlib.sha256("".join(sig.split()).encode()).hexdigest()[:16],
                                 hashlib.sha256(ima.lower().encode()).hexdigest()[:16] if ima else "-")

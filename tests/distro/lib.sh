@@ -13,13 +13,15 @@ keep_going
 [ "$(id -u)" = 0 ] || skip "needs root (QEMU, mkfs in the guest)"
 command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
 
-# distro_setup: $DISTRO (repository), $ROOT_IMG (cached root), $INITRD, $WORK
+# distro_setup [--ipe]: $DISTRO (repository), $ROOT_IMG (cached root, the
+# IPE one with --ipe), $INITRD, $WORK
 # with share/ holding the guest scripts, the harness they source
 # (testlib.sh) and the repositories they need.
 distro_setup() {
 	DISTRO=$("$TOP/distro/build") || bail "distro/build failed"
 	ROOT_IMG=$("$TOP/distro/make-root" "$@") || bail "distro/make-root failed"
 	INITRD=$DISTRO/initrd.img
+	[ "${1:-}" = --ipe ] && INITRD=$DISTRO/initrd-ipe.img
 	WORK=$(mktemp -d "${TMPDIR:-/var/tmp}/distro-test.XXXXXX")
 	at_exit "rm -rf '$WORK'"
 	mkdir "$WORK/share"
