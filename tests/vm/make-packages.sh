@@ -29,6 +29,8 @@
 #   payload/<package file name>/  each package's files, as built
 # usage: make-packages.sh OUTDIR   (needs $RPMVERITY_BUILD: the build tree)
 set -euo pipefail
+# No silent exit: a command that fails without a word still names its line.
+trap 'echo "make-packages: line $LINENO failed (status $?)" >&2' ERR
 src=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$src/../.." && pwd)
 out=${1:?usage: make-packages.sh OUTDIR}
@@ -112,8 +114,16 @@ done
 if [ -x /usr/bin/rpmsign ] && [ -x /usr/bin/rpmbuild ] && command -v gpg >/dev/null; then
 	export GNUPGHOME=$out/top/gnupg
 	mkdir -m 700 "$GNUPGHOME"
-	gpg --batch --quiet --passphrase '' --quick-gen-key "vm test <vm@example.invalid>" \
-		rsa2048 sign never 2>/dev/null
+	# Once seen failing at random (a fresh machine's CI, under rpm 6's
+	# matrix, beside signer_setup): then silently, as its output went to
+	# /dev/null. Now its words are kept, and a second try follows a fresh
+	# agent, since an agent slow to start is gpg's usual reason.
+	genkey() {
+		gpg --batch --passphrase '' --quick-gen-key "vm test <vm@example.invalid>" \
+			rsa2048 sign never >>"$out/top/gpg.log" 2>&1
+	}
+	genkey || { gpgconf --kill gpg-agent; sleep 1; genkey; } ||
+		{ cat "$out/top/gpg.log" >&2; echo "make-packages: gpg could not make the throwaway key" >&2; exit 1; }
 	/usr/bin/rpmbuild -bb --quiet --nodeps -D "_topdir $out/top/deb" -D "vd_name vm-demo" \
 		-D "vd_version 1" -D "_binary_payload w1.zstdio" -D "debug_package %{nil}" \
 		-D "_build_id_links none" "$src/vm-demo.spec" >"$out/top/build-deb.log" 2>&1 &&
