@@ -47,11 +47,5 @@ said ipe 'rpm-verity-load-certs: .* certificate' &&
 said ipe 'rpm-verity-ipe-policy: rpm-verity-distro 1\.0\.0 is the active IPE policy' &&
 	ok "the initramfs activated the IPE policy before switching root" ||
 	fail "no word of the IPE policy from the initramfs"
-said ipe 'init: rpm-verity distro 1 up' && ok "the root's own init (a bash script) ran under the policy" ||
-	fail "no word from the distribution's init on the console"
-if [ $rc = 0 ] && said ipe 'PASS: distro ipe$'; then
-	ok "the distribution under IPE"
-else
-	tail -40 "$WORK/ipe.out"; fail "the distribution under IPE (vm/run status $rc)"
-fi
+passed_under_policy ipe "distro ipe" "the distribution under IPE"
 finish distro-ipe

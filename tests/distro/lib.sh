@@ -52,3 +52,16 @@ disk_boot() {
 	rc=$?
 }
 said() { grep -qE -- "$2" "$WORK/$1.out"; }
+
+# passed_under_policy NAME SUITE WHAT: boot NAME ran the root's own init and
+# its guest script reported "PASS: SUITE" (checked as WHAT); else the
+# console's end is shown and both fail.
+passed_under_policy() {
+	said "$1" 'init: rpm-verity distro 1 up' && ok "the root's own init (a bash script) ran under the policy" ||
+		fail "no word from the distribution's init on the console"
+	if [ $rc = 0 ] && said "$1" "PASS: $2\$"; then
+		ok "$3"
+	else
+		tail -40 "$WORK/$1.out"; fail "$3 (vm/run status $rc)"
+	fi
+}
