@@ -3,7 +3,7 @@
 # verity items on a full filesystem), without rpm.
 #
 # A 128 MiB btrfs with mixed block groups holds a 32 MiB file and is filled
-# to the brim, then emptied 256 KiB at a time until FS_IOC_ENABLE_VERITY on
+# to the brim, then emptied 128 KiB at a time until FS_IOC_ENABLE_VERITY on
 # the file gets past its start (the orphan item) and fails with ENOSPC while
 # it writes the Merkle tree ("Error -28 building Merkle tree"). btrfs then
 # rolls the enable back: it drops the Merkle items it inserted and the
@@ -29,71 +29,89 @@ need_guest
 mkdir -p "$MNT"
 mkfs.btrfs -q -f --mixed -b 128M "$SCRATCH_DEV" >/dev/null || fail "mkfs.btrfs --mixed -b 128M"
 mount -o max_inline=0 "$SCRATCH_DEV" "$MNT" || fail "mount the small btrfs"
-make_file "$MNT/big" 32
-sync
-sum=$(sha256sum <"$MNT/big")
-ino=$(stat -c %i "$MNT/big")
-
-# Fill: 1 MiB pieces until none fits, then 64 KiB pieces.
-mkdir "$MNT/fill"
-i=0
-while fallocate -l 1M "$MNT/fill/m$i" 2>/dev/null; do i=$((i + 1)); done
-k=0
-while fallocate -l 64K "$MNT/fill/k$k" 2>/dev/null; do k=$((k + 1)); done
-sync
-echo "filled: $i pieces of 1 MiB, $k of 64 KiB, $(($(stat -f -c '%a * %S' "$MNT"))) bytes free"
 
 # logged PATTERN: the kernel log since the last dmesg -C matches (grep -E).
 logged() { dmesg | matches -E "$1"; }
+free_bytes() { sync; echo $(($(stat -f -c '%a * %S' "$MNT"))); }
 
-# on_disk: the orphan item and the verity items of the file on the
-# unmounted filesystem, counted.
-on_disk() {
-	btrfs inspect-internal dump-tree -t fs "$SCRATCH_DEV" 2>/dev/null |
-		grep -cE "key \($ino VERITY_(DESC|MERKLE)_ITEM |key \(ORPHAN ORPHAN_ITEM $ino\)" || true
+# The file is written anew at each fill level, after the filler, so that
+# its data takes what it can (as when a package is installed): one filler
+# takes the free space down to 4 MiB more than the file, then a binary
+# search over the number of 64 KiB pieces besides it finds the level where
+# the data fits and the Merkle tree (65 blocks) does not.
+need=$((32 << 20)) piece=65536 span=$((4 << 20))
+mkdir "$MNT/fill"
+bulk=$(($(free_bytes) - need - span))
+fallocate -l "$bulk" "$MNT/fill/bulk" || bail "fallocate $bulk bytes"
+fill() { # N: exactly N pieces besides the bulk
+	local i
+	for ((i = 0; i < $1; i++)); do
+		[ -e "$MNT/fill/p$i" ] || fallocate -l $piece "$MNT/fill/p$i" 2>/dev/null || return 1
+	done
+	for ((; ; i++)); do
+		[ -e "$MNT/fill/p$i" ] || break
+		rm "$MNT/fill/p$i"
+	done
+	sync
 }
 
-# Free 256 KiB at a time (64 KiB pieces first, then 1 MiB ones) until the
-# enable fails in the Merkle tree; an enable refused at its start (no room
-# for the orphan item) has nothing to roll back.
-tries=0 window=
-while [ -z "$window" ]; do
+# on_disk: the orphan item and the verity items of the file in the leaves
+# of the unmounted filesystem, counted.
+on_disk() {
+	btrfs inspect-internal dump-tree -t fs "$SCRATCH_DEV" 2>/dev/null |
+		grep -cE "item [0-9]+ key \(($ino VERITY_(DESC|MERKLE)_ITEM [0-9]+|ORPHAN ORPHAN_ITEM $ino)\)" || true
+}
+
+# 0 pieces leave 4 MiB over the file (the enable works), the most leave
+# 1 MiB too little (the file cannot be written).
+lo=0 hi=$(((span + (1 << 20)) / piece)) tries=0 window=
+while [ $((hi - lo)) -gt 1 ]; do
+	n=$(((lo + hi) / 2))
 	tries=$((tries + 1))
-	[ "$tries" -le 64 ] || bail "no fill level made the Merkle tree fail ($tries tries)"
+	rm -f "$MNT/big"
+	fill "$n" || bail "cannot write $n filler pieces"
+	free=$(free_bytes)
 	dmesg -C
-	if fsverity enable "$MNT/big" 2>/tmp/kt-enable.err; then
-		bail "the enable worked before any fill level made it fail in the Merkle tree (try $tries)"
-	fi
-	grep -q "No space left" /tmp/kt-enable.err ||
+	if ! (make_file "$MNT/big" 32) 2>/dev/null; then
+		outcome="the file does not fit"
+		hi=$n
+	elif ! sync; then
+		bail "sync failed"
+	elif fsverity enable "$MNT/big" 2>/tmp/kt-enable.err; then
+		outcome="enabled"
+		lo=$n
+	elif ! grep -q "No space left" /tmp/kt-enable.err; then
 		bail "enable failed other than with ENOSPC: $(cat /tmp/kt-enable.err)"
-	# fs-verity logs a failure after the start: "Error -28 building Merkle
-	# tree", or end_enable_verity's when the last Merkle items or the
-	# descriptor did not fit.
-	if logged 'Merkle|end_enable_verity'; then
-		window=$tries
-		break
+	elif logged 'Merkle|end_enable_verity'; then
+		# fs-verity logs a failure after the start: "Error -28 building
+		# Merkle tree", or end_enable_verity's when the last Merkle items
+		# or the descriptor did not fit.
+		outcome="ENOSPC after the start of the enable"
+		window=$n
+	else
+		# Refused at the start (no room for the orphan item): nothing to
+		# roll back, and too full.
+		outcome="ENOSPC at the start of the enable"
+		hi=$n
 	fi
-	n=0
-	while [ $n -lt 4 ] && [ "$k" -gt 0 ]; do
-		k=$((k - 1)); rm "$MNT/fill/k$k"; n=$((n + 1))
-	done
-	if [ $n = 0 ]; then
-		i=$((i - 1)); rm "$MNT/fill/m$i"
-	fi
-	sync
+	echo "try $tries: $n pieces, $free bytes free ($((free - need)) over the file): $outcome [${SECONDS}s]"
+	[ -z "$window" ] || break
 done
-free=$(($(stat -f -c '%a * %S' "$MNT")))
+[ -n "$window" ] || bail "no fill level made the enable fail after its start ($tries tries)"
+sum=$(sha256sum <"$MNT/big")
+ino=$(stat -c %i "$MNT/big")
 # From here every check runs, so that one run shows all that went wrong.
 keep_going
-echo "try $tries: ENOSPC after the start of the enable, $free bytes free before the enable"
 dmesg | grep -iE 'verity|btrfs' | grep -iE 'error|fail|read-?only|Merkle' | head -8
 
 fsverity measure "$MNT/big" >/dev/null 2>&1 && fail "the failed enable left verity on"
 if logged 'failed to drop verity items in rollback|transaction in verity rollback|forced readonly'; then
 	fail "the rollback of the failed enable forced the filesystem read-only"
 fi
-touch "$MNT/writable" 2>/dev/null || fail "the filesystem no longer takes writes after the failed enable"
-rm -f "$MNT/writable"
+# Full as it is, a writable btrfs still lets a file be deleted.
+grep -qE "^$SCRATCH_DEV $MNT btrfs ro[,\ ]" /proc/mounts &&
+	fail "the filesystem is mounted read-only after the failed enable"
+rm "$MNT/fill/p0" || fail "cannot delete a filler piece after the failed enable"
 [ "$(sha256sum <"$MNT/big")" = "$sum" ] || fail "the file's contents changed"
 umount "$MNT" || fail "umount after the failed enable"
 btrfs_check "$SCRATCH_DEV"
@@ -101,7 +119,7 @@ left=$(on_disk)
 echo "orphan and verity items of inode $ino on disk after the failed enable: $left"
 
 dmesg -C
-if ! mount -o max_inline=0 "$SCRATCH_DEV" "$MNT"; then
+if ! mount "$SCRATCH_DEV" "$MNT"; then
 	dmesg | grep -iE 'btrfs' | tail -6
 	if mount -o ro "$SCRATCH_DEV" "$MNT"; then
 		echo "(read-only it mounts: btrfs_start_pre_rw_mount() is what fails)"
