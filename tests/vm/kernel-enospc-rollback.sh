@@ -2,12 +2,13 @@
 # Guest test for kernel-patches 0009 (btrfs: use the global reserve to drop
 # verity items on a full filesystem), without rpm.
 #
-# A 128 MiB btrfs with mixed block groups holds a 32 MiB file and is filled
-# to the brim, then emptied 128 KiB at a time until FS_IOC_ENABLE_VERITY on
-# the file gets past its start (the orphan item) and fails with ENOSPC while
-# it writes the Merkle tree ("Error -28 building Merkle tree"). btrfs then
-# rolls the enable back: it drops the Merkle items it inserted and the
-# orphan item. Checked from there:
+# On a 128 MiB btrfs with mixed block groups, a filler and a 32 MiB file
+# written after it, a binary search over the filler (64 KiB pieces) finds
+# the level where FS_IOC_ENABLE_VERITY on the file gets past its start (the
+# orphan item) and fails with ENOSPC while it writes the Merkle tree
+# ("Error -28 building Merkle tree"); here (6.1 and 6.12) it is the third
+# try. btrfs then rolls the enable back: it drops the Merkle items it
+# inserted and the orphan item. Checked from there:
 #   - the enable failed with ENOSPC and left the file without verity;
 #   - the rollback did not force the filesystem read-only: without 0009 its
 #     reservation fails like the enable's ("failed to drop verity items in
