@@ -51,6 +51,7 @@
 # 1 GiB anyway).
 # usage: fault-enospc.sh btrfs|ext4
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fill-lib.sh"
 fs=${1:?usage: fault-enospc.sh btrfs|ext4}
 need_build
 big=/usr/share/vm-demo/zz-big
@@ -84,17 +85,7 @@ fallocate -l "$bulk" "$mnt/filler/bulk" || bail "fallocate $bulk bytes"
 note "$fs: package data $need bytes; free after the bulk filler $(free_bytes)"
 
 # fill N: exactly N pieces of filler besides the bulk.
-fill() {
-	local i
-	for ((i = 0; i < $1; i++)); do
-		[ -e "$mnt/filler/p$i" ] || fallocate -l $piece "$mnt/filler/p$i" 2>/dev/null || return 1
-	done
-	for ((; ; i++)); do
-		[ -e "$mnt/filler/p$i" ] || break
-		rm "$mnt/filler/p$i"
-	done
-	sync
-}
+fill() { fill_pieces "$mnt/filler" $piece "$1"; }
 
 # attempt: rpm -U vm-demo-2-big under enforce; sets $outcome to
 #   enospc     the plugin's: FS_IOC_ENABLE_VERITY failed with ENOSPC

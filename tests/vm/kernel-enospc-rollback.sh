@@ -25,6 +25,7 @@
 # tests/vm/fault-enospc.sh reaches the same point through rpm -U.
 
 . "$(dirname "$0")/kernel-lib.sh"
+. "$(dirname "$0")/fill-lib.sh"
 need_guest
 
 mkdir -p "$MNT"
@@ -44,17 +45,8 @@ need=$((32 << 20)) piece=65536 span=$((4 << 20))
 mkdir "$MNT/fill"
 bulk=$(($(free_bytes) - need - span))
 fallocate -l "$bulk" "$MNT/fill/bulk" || bail "fallocate $bulk bytes"
-fill() { # N: exactly N pieces besides the bulk
-	local i
-	for ((i = 0; i < $1; i++)); do
-		[ -e "$MNT/fill/p$i" ] || fallocate -l $piece "$MNT/fill/p$i" 2>/dev/null || return 1
-	done
-	for ((; ; i++)); do
-		[ -e "$MNT/fill/p$i" ] || break
-		rm "$MNT/fill/p$i"
-	done
-	sync
-}
+# fill N: exactly N pieces besides the bulk.
+fill() { fill_pieces "$MNT/fill" $piece "$1"; }
 
 # on_disk: the orphan item and the verity items of the file in the leaves
 # of the unmounted filesystem, counted.
