@@ -25,7 +25,7 @@ distro_setup() {
 	WORK=$(mktemp -d "${TMPDIR:-/var/tmp}/distro-test.XXXXXX")
 	at_exit "rm -rf '$WORK'"
 	mkdir "$WORK/share"
-	cp "$DT_DIR"/*.guest "$DT_DIR"/*.py "$DT_DIR/../lib/testlib.sh" "$DISTRO"/*.manifest \
+	cp "$DT_DIR"/*.guest "$DT_DIR"/*.py "$DT_DIR/probes.sh" "$DT_DIR/../lib/testlib.sh" "$DISTRO"/*.manifest \
 		"$WORK/share/"
 	cp -r "$DISTRO/updates" "$DISTRO/untrusted" "$WORK/share/"
 	# A self-signed certificate, which the restricted .fs-verity must refuse.
