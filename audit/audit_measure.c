@@ -5,7 +5,7 @@
  * the file. Nothing here reads the file's contents: a 20,000-file audit
  * should cost what these few system calls cost.
  */
-#include "audit.h"
+#include "scan.h"
 
 #include <errno.h>
 #include <fcntl.h>

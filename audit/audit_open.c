@@ -12,7 +12,7 @@
  * Files come from the rpmdb grouped by directory, so the directory is opened
  * once and each file with one openat() relative to it, as the plugin does.
  */
-#include "audit.h"
+#include "scan.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +23,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/openat2.h>
-#include <rpm/rpmstring.h>
+#include "xalloc.h"
 
 #define DIR_FLAGS (O_PATH | O_DIRECTORY | O_CLOEXEC)
 #define MAX_LINKS 40		/* as the kernel's path walk */
@@ -48,8 +48,8 @@ int audit_root_open(struct audit_root *r, const char *path, char **err)
 	r->fd = r->dir_fd = -1;
 	r->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (r->fd < 0 || fstat(r->fd, &st) != 0) {
-		rasprintf(err, "%s: cannot open the root directory: %s", path,
-			  strerror(errno));
+		*err = xasprintf("%s: cannot open the root directory: %s",
+				path, strerror(errno));
 		audit_root_close(r);
 		return -1;
 	}
@@ -85,7 +85,7 @@ void audit_root_close(struct audit_root *r)
 static int walk_in_root(int root, const char *path)
 {
 	int stack[MAX_DEPTH], depth = 0, links = 0, fd = -1, saved;
-	char *todo = rstrdup(path), *rest, *comp, *grown;
+	char *todo = xstrdup(path), *rest, *comp, *grown;
 	char target[PATH_MAX];
 	struct stat st;
 	ssize_t n;
@@ -133,7 +133,7 @@ static int walk_in_root(int root, const char *path)
 		if (target[0] == '/')
 			while (depth > 0)
 				close(stack[depth--]);
-		rasprintf(&grown, "%s/%s", target, rest ? rest : "");
+		grown = xasprintf("%s/%s", target, rest ? rest : "");
 		free(todo);
 		todo = rest = grown;
 	}
@@ -170,7 +170,7 @@ int audit_root_openat(struct audit_root *r, const char *dir,
 		if (r->dir_fd >= 0)
 			close(r->dir_fd);
 		free(r->dir);
-		r->dir = rstrdup(dir);
+		r->dir = xstrdup(dir);
 		r->dir_fd = open_dir(r, dir);
 		r->dir_errno = r->dir_fd < 0 ? errno : 0;
 	}

@@ -8,14 +8,14 @@
  * the files themselves are never used: a hard link at another path is
  * exactly what the scan must report.
  */
-#include "audit.h"
+#include "scan.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <rpm/rpmstring.h>
+#include "xalloc.h"
 
 struct dir_id {
 	bool found;
@@ -32,7 +32,7 @@ struct audit_owned {
 
 struct audit_owned *audit_owned_new(void)
 {
-	struct audit_owned *o = rcalloc(1, sizeof(*o));
+	struct audit_owned *o = xcalloc(1, sizeof(*o));
 
 	o->paths = audit_keymap_new(NULL);
 	o->dirs = audit_keymap_new(free);
@@ -58,7 +58,7 @@ static const struct dir_id *dir_of(struct audit_owned *o,
 
 	if (id)
 		return id;
-	id = rcalloc(1, sizeof(*id));
+	id = xcalloc(1, sizeof(*id));
 	fd = audit_root_opendir(r, dir);
 	if (fd >= 0 && fstat(fd, &st) == 0) {
 		id->found = true;
@@ -94,28 +94,24 @@ static void add_dev(struct audit_owned *o, dev_t dev)
 	for (size_t i = 0; i < o->ndevs; i++)
 		if (o->devs[i] == dev)
 			return;
-	o->devs = rrealloc(o->devs, (o->ndevs + 1) * sizeof(*o->devs));
+	o->devs = xrealloc(o->devs, (o->ndevs + 1) * sizeof(*o->devs));
 	o->devs[o->ndevs++] = dev;
 }
 
 void audit_owned_add(struct audit_owned *o, struct audit_root *r,
-		     const struct audit_pkg *pkg)
+		     const char *dir, const char *base, mode_t mode)
 {
-	for (int i = 0; i < pkg->nfiles; i++) {
-		const struct dir_id *id = dir_of(o, r, rpmfilesDN(pkg->files,
-					rpmfilesDI(pkg->files, i)));
-		uint8_t key[KEY_MAX];
-		size_t len;
+	const struct dir_id *id = dir_of(o, r, dir);
+	uint8_t key[KEY_MAX];
+	size_t len;
 
-		if (!id->found)
-			continue;	/* nothing can be met there */
-		len = path_key(id->dev, id->ino, rpmfilesBN(pkg->files, i),
-			       key);
-		if (len)
-			audit_keymap_add(o->paths, key, len, (void *)1);
-		if (S_ISREG(rpmfilesFMode(pkg->files, i)))
-			add_dev(o, id->dev);
-	}
+	if (!id->found)
+		return;		/* nothing can be met there */
+	len = path_key(id->dev, id->ino, base, key);
+	if (len)
+		audit_keymap_add(o->paths, key, len, (void *)1);
+	if (S_ISREG(mode))
+		add_dev(o, id->dev);
 }
 
 bool audit_owned_has(const struct audit_owned *o, dev_t dev, ino_t ino,

@@ -6,7 +6,7 @@
  * the summary last, for monitoring systems. --unowned prints the same
  * way, with the package file a signed file's content is, when known.
  */
-#include "audit.h"
+#include "scan.h"
 
 #include <string.h>
 

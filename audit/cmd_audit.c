@@ -252,39 +252,17 @@ static const char **cert_paths(const char **given, char **list, char ***split)
 	return (const char **)*split;
 }
 
-/*
- * --unowned reads the certificates only to name the package whose signed
- * content a file is, when such a file turns up (audit_unowned.c), and
- * OpenSSL's first certificate (its decoders, its configuration) was a
- * large part of a clean scan. Here, without OpenSSL: each can be read and
- * looks like one (a DER SEQUENCE, or a PEM certificate block), so a wrong
- * file is refused at the start even when a clean scan would not use it.
- */
+/* Each of @paths checked as --unowned needs it (cert_check.c). */
 static int certs_readable(const char **paths)
 {
-	static const char pem[] = "-----BEGIN CERTIFICATE-----";
+	char *why = NULL;
 
-	for (; *paths; paths++) {
-		char buf[4096];
-		int fd = open(*paths, O_RDONLY | O_CLOEXEC);
-		ssize_t len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-		int saved = errno;
-
-		if (fd >= 0)
-			close(fd);
-		if (len < 0) {
-			fprintf(stderr, "rpm-verity audit: %s: cannot read certificate: %s\n",
-				*paths, strerror(saved));
+	for (; *paths; paths++)
+		if (audit_cert_file_check(*paths, &why) != 0) {
+			fprintf(stderr, "rpm-verity audit: %s\n", why);
+			free(why);
 			return -1;
 		}
-		buf[len] = '\0';
-		if (!(len > 0 && (unsigned char)buf[0] == 0x30) &&
-		    !memmem(buf, (size_t)len, pem, sizeof(pem) - 1)) {
-			fprintf(stderr, "rpm-verity audit: %s: not a certificate (neither DER nor PEM)\n",
-				*paths);
-			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -367,7 +345,8 @@ int cmd_audit(int argc, const char **argv)
 					.verbose = verbose };
 	if (unowned) {
 		struct audit_unowned_opts uo = {
-			.root = &a->root, .ts = ts, .certs = certfiles,
+			.root = &a->root, .ts = ts, .dbdir = dbdir,
+			.certs = certfiles,
 			.paths = names, .rep = &a->rep,
 		};
 
