@@ -32,6 +32,20 @@ cp "$pkg"/*.rpm "$CORPUS/fuzz_payload_reader/"
 for p in "$pkg"/*.rpm; do
 	"$SEED_HEADER" "$p" "$hdr/$(basename "$p" .rpm).hdr"
 done
+# The rpmdb's blobs: these headers, and the same installed (rpm adds its
+# own tags then, after the immutable region), as the rpmdb keeps them.
+blobs=$CORPUS/fuzz_rpmdb_blob
+mkdir -p "$blobs"
+cp "$hdr"/*.hdr "$blobs/"
+rpm --root "$SCRATCH/db" --dbpath /db --initdb
+rpm --root "$SCRATCH/db" --dbpath /db --justdb --nodeps --noscripts \
+	--nosignature --nodigest "${RPM_INSTALL_OPTS[@]}" -i "$pkg/none-p256-sha256.rpm"
+python3 - "$SCRATCH/db/db/rpmdb.sqlite" "$blobs" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+for hnum, blob in db.execute("SELECT hnum, blob FROM Packages"):
+    open(f"{sys.argv[2]}/installed-{hnum}.blob", "wb").write(blob)
+PY
 # The tag decoder: a file count byte (0: the header's own), then the
 # header, as the plugin and the audit get it from rpm.
 mkdir -p "$CORPUS/fuzz_package_sigs"

@@ -8,6 +8,10 @@
 # IMA hash (not a signature) and a plain file are not reported; a symlink
 # out of the root is never followed, as a start path or inside the tree;
 # another filesystem is entered only when given; --json; exit statuses.
+# rpm-verity answers a clean scan itself, without librpm, only when its
+# options name the rpmdb and the certificates, with the answer
+# rpm-verity-commands gives; anything else, and a relocated package's
+# header, it leaves to rpm-verity-commands.
 . "$(dirname "$0")/lib.sh"
 scratch
 key rsa2048
@@ -50,6 +54,30 @@ run unowned
 [ "$RC" = 0 ] || { _show audit --unowned; fail "exit status $RC, want 0"; }
 lines_are
 expect_stdout "^audit: 1 package, $(files_in "$ROOT") files scanned, no problems$"
+
+note "rpm-verity scans a clean root itself; rpm-verity-commands says the same"
+: "${RPMVERITY_COMMANDS:?set by ctest}"
+# programs CMD...: how many programs CMD ran (successful execs), output in $OUT.
+programs() {
+	strace -f -qq -e trace=execve -o "$SCRATCH/trace" "$@" >"$OUT" 2>"$ERR" || true
+	grep -c 'execve(.*= 0$' "$SCRATCH/trace"
+}
+commands() { "$RPMVERITY_COMMANDS" audit --root "$ROOT" --dbpath $DB --cert "$CERT" --unowned "$@"; }
+for args in "" /opt --json --verbose; do
+	n=$(programs "$RPMVERITY" audit --root "$ROOT" --dbpath $DB --cert "$CERT" --unowned $args)
+	[ "$n" = 1 ] || { cat "$SCRATCH/trace" >&2; fail "clean scan ($args): $n programs ran, want rpm-verity alone"; }
+	cp "$OUT" "$SCRATCH/own"
+	run commands $args
+	diff "$SCRATCH/own" "$OUT" || fail "clean scan ($args): rpm-verity and rpm-verity-commands differ (above)"
+	[ -s "$OUT" ] || fail "clean scan ($args): nothing printed"
+done
+# With rpm's configuration to read (%_dbpath, %_fsverity_certs), the commands run.
+printf '%%_dbpath %s\n%%_fsverity_certs %s\n' $DB "$CERT" >"$SCRATCH/.rpmmacros"
+n=$(programs env HOME="$SCRATCH" "$RPMVERITY" audit --root "$ROOT" --unowned)
+[ "$n" = 3 ] || { cat "$SCRATCH/trace" >&2; fail "scan left to rpm's configuration: $n programs ran, want env, rpm-verity, rpm-verity-commands"; }
+grep -q "^audit: 1 package, $(files_in "$ROOT") files scanned, no problems$" "$OUT" ||
+	{ cat "$OUT" "$ERR" >&2; fail "scan left to rpm's configuration: wrong answer"; }
+rm "$SCRATCH/.rpmmacros"
 
 note "a hard link and a moved copy of a signed file, a hand-made signature, a hash, a plain file"
 mkdir -p "$ROOT/usr/local/bin" "$ROOT/home/x"
@@ -156,4 +184,18 @@ expect_fail "a --cert that is not a certificate" "notcert.pem: not a certificate
 [ "$RC" = 2 ] || fail "not a certificate: exit $RC, want 2"
 expect_fail "a --cert that cannot be read" "missing.pem: cannot read certificate" \
 	"$RPMVERITY" audit --root "$ROOT" --dbpath $DB --cert "$SCRATCH/missing.pem" --unowned
+
+note "a relocated package: rpm lists its names twice, and rpm-verity leaves it to librpm"
+reloc=$(build_rpm "$SPECS/reloc.spec" "$SCRATCH/reloc" w0.ufdio)
+rpm --root "$ROOT" --dbpath $DB --justdb --nodeps "${RPM_INSTALL_OPTS[@]}" \
+	--relocate /opt/rvt-reloc=/srv/reloc -i "$reloc" || fail "rpm --relocate -i"
+mkdir -p "$ROOT/srv/reloc/bin"
+echo relocated >"$ROOT/srv/reloc/bin/tool"
+setfattr -n security.ima -v 0x0603040102030400020a0b "$ROOT/srv/reloc/bin/tool"
+n=$(programs "$RPMVERITY" audit --root "$ROOT" --dbpath $DB --cert "$CERT" --unowned /srv)
+[ "$n" = 2 ] || { cat "$SCRATCH/trace" >&2; fail "relocated: $n programs ran, want rpm-verity-commands too"; }
+grep -q "^audit: 2 packages, 1 file scanned, no problems$" "$OUT" ||
+	{ cat "$OUT" "$ERR" >&2; fail "relocated: its file, at the path rpm installed it, not owned"; }
+run commands /srv
+expect_stdout "^audit: 2 packages, 1 file scanned, no problems$"
 finish "$TEST"
