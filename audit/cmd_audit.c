@@ -11,9 +11,9 @@
  * other way, for signed files at paths no package lists (audit_unowned.c).
  *
  * Exit status: 0 no problem, 1 problems (or a named package not installed),
- * 2 when the audit could not run (usage, root, rpmdb, certificates, a
- * file it had no right to open, or with --unowned a directory that could
- * not be walked). A file the kernel refuses to open or
+ * 2 when the audit could not run (usage, root, rpmdb or a header in it
+ * librpm could not read, certificates, a file it had no right to open, or
+ * with --unowned a directory that could not be walked). A file the kernel refuses to open or
  * measure (EINVAL, EIO: it is damaged, as a power cut can leave it) is a
  * problem, "unreadable", not a reason to give up.
  */
@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <rpm/rpmdb.h>
 #include <rpm/rpmlib.h>
+#include <rpm/rpmlog.h>
 #include <rpm/rpmmacro.h>
 #include <rpm/rpmstring.h>
 #include <rpm/rpmstrpool.h>
@@ -252,6 +253,20 @@ static const char **cert_paths(const char **given, char **list, char ***split)
 	return (const char **)*split;
 }
 
+/*
+ * librpm skips a header it cannot read from the rpmdb ("damaged header
+ * ... skipping") and goes on, and that package's files would go unaudited
+ * (or, with --unowned, be reported as no package's) while the audit
+ * passed. So each error librpm logs while the audit reads the rpmdb is
+ * counted here, printed as rpm prints it, and fails the audit.
+ */
+static int count_rpm_error(rpmlogRec rec, rpmlogCallbackData data)
+{
+	if (rpmlogRecPriority(rec) <= RPMLOG_ERR)
+		(*(unsigned long *)data)++;
+	return RPMLOG_DEFAULT;
+}
+
 /* Each of @paths checked as --unowned needs it (cert_check.c). */
 static int certs_readable(const char **paths)
 {
@@ -297,6 +312,7 @@ int cmd_audit(int argc, const char **argv)
 	X509 **certs = NULL;
 	size_t ncerts = 0;
 	rpmts ts = NULL;
+	unsigned long rpm_errors = 0;
 	int c;
 
 	a->root.fd = a->root.dir_fd = -1;
@@ -343,6 +359,7 @@ int cmd_audit(int argc, const char **argv)
 	a->sign_config_files = rpmExpandNumeric("%{?_fsverity_sign_config_files}");
 	a->rep = (struct audit_report){ .out = stdout, .json = json,
 					.verbose = verbose };
+	rpmlogSetCallback(count_rpm_error, &rpm_errors);
 	if (unowned) {
 		struct audit_unowned_opts uo = {
 			.root = &a->root, .ts = ts, .dbdir = dbdir,
@@ -358,6 +375,12 @@ int cmd_audit(int argc, const char **argv)
 		a->pool = rpmstrPoolCreate();
 		status = audit_db(a, ts, names) == 0 ? 0 : 1;
 		rpmstrPoolFree(a->pool);
+	}
+	rpmlogSetCallback(NULL, NULL);
+	if (rpm_errors) {
+		fprintf(stderr, "rpm-verity audit: %s: the rpmdb could not be read whole (above)\n",
+			dbdir);
+		a->errors++;
 	}
 	if (!a->rep.packages && !(names && *names)) {
 		fprintf(stderr, "rpm-verity audit: %s: no package installed in this rpmdb\n",

@@ -11,7 +11,8 @@
 # rpm-verity answers a clean scan itself, without librpm, only when its
 # options name the rpmdb and the certificates, with the answer
 # rpm-verity-commands gives; anything else, and a relocated package's
-# header, it leaves to rpm-verity-commands.
+# header, it leaves to rpm-verity-commands. A header librpm cannot read
+# fails the audit.
 . "$(dirname "$0")/lib.sh"
 scratch
 key rsa2048
@@ -198,4 +199,17 @@ grep -q "^audit: 2 packages, 1 file scanned, no problems$" "$OUT" ||
 	{ cat "$OUT" "$ERR" >&2; fail "relocated: its file, at the path rpm installed it, not owned"; }
 run commands /srv
 expect_stdout "^audit: 2 packages, 1 file scanned, no problems$"
+
+note "a header librpm cannot read: the audit fails, as the package is left out"
+python3 - "$ROOT$DB/rpmdb.sqlite" <<'PY' || fail "cannot damage the rpmdb"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE Packages SET blob = blob || x'00' WHERE hnum = (SELECT max(hnum) FROM Packages)")
+db.commit()
+PY
+for audit in unowned "$RPMVERITY audit --root $ROOT --dbpath $DB --cert $CERT"; do
+	run $audit
+	[ "$RC" = 2 ] || { _show $audit; fail "damaged header: exit $RC, want 2"; }
+	grep -q "rpmdb could not be read whole" "$ERR" || { _show $audit; fail "damaged header: not said"; }
+done
 finish "$TEST"
