@@ -4,10 +4,11 @@
  * leaving it (audit_open.c), a file's fs-verity state by ioctl
  * (audit_measure.c), the paths packages own (audit_owned.c, on
  * audit_keymap.c), the --unowned walk (unowned_walk.c), the rpmdb read
- * without librpm (rpmdb_sqlite.c, rpmdb_blob.c) and what the user sees
+ * without librpm (rpmdb_sqlite.c, rpmdb_blob.c), the check of a --cert
+ * file without OpenSSL (cert_check.c) and what the user sees
  * (audit_report.c). `rpm-verity` itself links only this, so that a scan
  * whose options name everything it needs runs in a process that loads no
- * librpm (signer/main.c); audit.h adds the rest.
+ * librpm (unowned_fast.c, signer/main.c); audit.h adds the rest.
  */
 #ifndef RPMVERITY_AUDIT_SCAN_H
 #define RPMVERITY_AUDIT_SCAN_H
@@ -99,7 +100,8 @@ void audit_measure(int fd, struct audit_file_state *st);
 /* security.ima of @fd into @buf; its length, or -1 (errno ENODATA: none). */
 ssize_t audit_read_ima(int fd, uint8_t *buf, size_t size);
 
-/* --- audit_keymap.c: byte strings to values, for the two below --- */
+/* --- audit_keymap.c: byte strings to values (owned paths; in audit.h, the
+ * signature cache and the index) --- */
 
 struct audit_keymap;
 
