@@ -1,6 +1,7 @@
-# Sourced by the distribution's guest scripts (ima.guest, ipe.guest): ways
-# of running code that IMA or IPE judge, each printing what the kernel
-# answered, so that the scripts compare a word, not an exit status.
+# Sourced by the guest scripts that probe IMA or IPE (tests/distro/ima.guest
+# and ipe.guest, tests/vm/ima-appraise.sh): ways of running code that IMA or
+# IPE judge, each printing what the kernel answered, so that the scripts
+# compare a word, not an exit status.
 
 # run_status CMD...: "ok", "exitN", or the errno name exec failed with.
 run_status() {

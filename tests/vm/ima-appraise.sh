@@ -44,26 +44,8 @@ RPMV_DEFINES=(--define "__plugindir $plugdir"
 	--define "__transaction_ima %{__plugindir}/ima.so"
 	--define "_fsverity_boot_loader_warning 0")
 
-# run_status CMD...: "ok", "exitN", or the errno name exec failed with.
-run_status() {
-	python3 - "$@" <<'PY'
-import errno, subprocess, sys
-try:
-    r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    print("ok" if r.returncode == 0 else f"exit{r.returncode}")
-except OSError as e:
-    print(errno.errorcode.get(e.errno, str(e.errno)))
-PY
-}
-# dlopen_status LIB: "ok" or why dlopen failed (executable mmap: MMAP_CHECK).
-dlopen_status() {
-	python3 -c '
-import ctypes, sys
-try:
-    ctypes.CDLL(sys.argv[1]); print("ok")
-except OSError as e:
-    print(e)' "$1"
-}
+# run_status, dlopen_status: the probes the distribution's guests use.
+. "$(dirname "$0")/../distro/probes.sh"
 xattr_hex() { python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "security.ima").hex())' "$1" 2>/dev/null; }
 # appraise_logged CAUSE NAME: the kernel logged IMA's refusal of file NAME for
 # CAUSE (an integrity audit record, type 1800; name= is the base name when
