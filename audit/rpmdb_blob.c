@@ -8,6 +8,7 @@
  * headerImport's rule, so such a header is left to librpm.
  */
 #include "rpmdb_blob.h"
+#include "big_endian.h"
 #include "xalloc.h"
 
 #include <stdbool.h>
@@ -31,12 +32,6 @@ struct entry {
 	uint32_t type, offset, count;
 	bool found;
 };
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
 
 /* Whether @e holds @count fixed-size items of @size bytes in @dl. */
 static bool fits(const struct entry *e, uint32_t type, size_t size,
@@ -81,8 +76,8 @@ int rpmdb_blob_files(const uint8_t *blob, size_t len, rpmdb_file_fn fn,
 		*why = "shorter than a header";
 		return -1;
 	}
-	il = get32(blob);
-	dl = get32(blob + 4);
+	il = be32(blob);
+	dl = be32(blob + 4);
 	if (il < 1 || il > MAX_TAGS || dl > MAX_DATA ||
 	    len != 8 + (size_t)il * 16 + dl) {
 		*why = "its lengths do not match its size";
@@ -93,7 +88,7 @@ int rpmdb_blob_files(const uint8_t *blob, size_t len, rpmdb_file_fn fn,
 		const uint8_t *e = blob + 8 + (size_t)i * 16;
 		struct entry *want;
 
-		switch (get32(e)) {
+		switch (be32(e)) {
 		case TAG_FILEMODES: want = &modes; break;
 		case TAG_DIRINDEXES: want = &idx; break;
 		case TAG_BASENAMES: want = &bases; break;
@@ -104,8 +99,8 @@ int rpmdb_blob_files(const uint8_t *blob, size_t len, rpmdb_file_fn fn,
 			*why = "a file list tag appears twice";
 			return -1;
 		}
-		*want = (struct entry){ get32(e + 4), get32(e + 8),
-					get32(e + 12), true };
+		*want = (struct entry){ be32(e + 4), be32(e + 8),
+					be32(e + 12), true };
 	}
 	if (!bases.found)
 		return 0;	/* no files */
@@ -126,17 +121,15 @@ int rpmdb_blob_files(const uint8_t *blob, size_t len, rpmdb_file_fn fn,
 		return -1;
 	}
 	for (uint32_t i = 0; i < idx.count; i++)
-		if (get32(data + idx.offset + (size_t)i * 4) >= dirs.count) {
+		if (be32(data + idx.offset + (size_t)i * 4) >= dirs.count) {
 			free(dirp);
 			*why = "a file's directory index is out of range";
 			return -1;
 		}
 	base = (const char *)data + bases.offset;
 	for (uint32_t i = 0; i < bases.count; i++) {
-		const uint8_t *m = data + modes.offset + (size_t)i * 2;
-
-		fn(ctx, dirp[get32(data + idx.offset + (size_t)i * 4)], base,
-		   (uint16_t)(m[0] << 8 | m[1]));
+		fn(ctx, dirp[be32(data + idx.offset + (size_t)i * 4)], base,
+		   be16(data + modes.offset + (size_t)i * 2));
 		base += strlen(base) + 1;
 	}
 	free(dirp);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The IMA sigv3 value and its hex form; see ima_sig.h. */
 #include "ima_sig.h"
+#include "big_endian.h"
 #include "hex.h"
 
 #include <string.h>
@@ -65,9 +66,8 @@ int ima_sig_parse(const uint8_t *buf, size_t len, struct ima_sig *sig)
 	sig->type = buf[0];
 	sig->version = buf[1];
 	sig->hash_algo = buf[2];
-	sig->keyid = (uint32_t)buf[3] << 24 | (uint32_t)buf[4] << 16 |
-		     (uint32_t)buf[5] << 8 | buf[6];
-	sig->sig_size = (uint16_t)(buf[7] << 8 | buf[8]);
+	sig->keyid = be32(buf + 3);
+	sig->sig_size = be16(buf + 7);
 	/* asymmetric_verify() wants the size to cover exactly the rest. */
 	if (sig->sig_size == 0 || sig->sig_size > IMA_SIG_MAX_SIZE ||
 	    sig->sig_size != len - IMA_SIG_HDR_SIZE)

@@ -15,6 +15,7 @@
 #include <openssl/x509v3.h>
 #include <rpm/rpmstring.h>
 
+#include "big_endian.h"
 #include "hex.h"
 #include "ima_sig.h"
 
@@ -31,8 +32,7 @@ int ima_keyid_of_cert(X509 *cert, const char *certpath, uint32_t *keyid,
 		return -1;
 	}
 	p = ASN1_STRING_get0_data(skid) + n - 4;
-	*keyid = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-		 (uint32_t)p[2] << 8 | p[3];
+	*keyid = be32(p);
 	return 0;
 }
 

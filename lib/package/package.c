@@ -191,7 +191,7 @@ int package_open(struct package *pkg, const char *path, char **err)
 		rasprintf(err, "%s: not an RPM package (bad lead magic)", path);
 		goto fail;
 	}
-	if ((pkg->lead[6] << 8 | pkg->lead[7]) == LEAD_TYPE_SOURCE) {
+	if (be16(pkg->lead + 6) == LEAD_TYPE_SOURCE) {
 		rasprintf(err, "%s: is a source package; fs-verity signatures belong in binary packages",
 			  path);
 		goto fail;

@@ -13,6 +13,8 @@
 #include <rpm/rpmfiles.h>
 #include <rpm/rpmio.h>
 
+#include "big_endian.h"	/* header lengths are be32 */
+
 /* Limits rpm 4.18 applies when it reads a signature header (lib/header.c). */
 #define SIG_HEADER_MAX_TAGS	32
 #define SIG_HEADER_MAX_DATA	(64u * 1024 * 1024)
@@ -28,15 +30,6 @@
 	 RPMFI_NOFILECAPS | RPMFI_NOFILEDIGESTS | RPMFI_NOFILEMTIMES | \
 	 RPMFI_NOFILERDEVS | RPMFI_NOFILESTATES | RPMFI_NOFILESIGNATURES | \
 	 RPMFI_NOVERITYSIGNATURES)
-
-/* Header lengths are big-endian 32-bit numbers. */
-static inline uint32_t be32(const void *p)
-{
-	const uint8_t *b = p;
-
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-	       (uint32_t)b[2] << 8 | b[3];
-}
 
 struct package {
 	const char *path;
