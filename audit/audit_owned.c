@@ -24,16 +24,18 @@ struct dir_id {
 };
 
 struct audit_owned {
+	struct audit_root *root;
 	struct audit_keymap *paths;	/* dev, ino, name -> (void *)1 */
 	struct audit_keymap *dirs;	/* listed directory -> struct dir_id */
 	dev_t *devs;
 	size_t ndevs;
 };
 
-struct audit_owned *audit_owned_new(void)
+struct audit_owned *audit_owned_new(struct audit_root *r)
 {
 	struct audit_owned *o = xcalloc(1, sizeof(*o));
 
+	o->root = r;
 	o->paths = audit_keymap_new(NULL);
 	o->dirs = audit_keymap_new(free);
 	return o;
@@ -49,8 +51,7 @@ void audit_owned_free(struct audit_owned *o)
 	free(o);
 }
 
-static const struct dir_id *dir_of(struct audit_owned *o,
-				   struct audit_root *r, const char *dir)
+static const struct dir_id *dir_of(struct audit_owned *o, const char *dir)
 {
 	struct dir_id *id = audit_keymap_get(o->dirs, dir, strlen(dir));
 	struct stat st;
@@ -59,7 +60,7 @@ static const struct dir_id *dir_of(struct audit_owned *o,
 	if (id)
 		return id;
 	id = xcalloc(1, sizeof(*id));
-	fd = audit_root_opendir(r, dir);
+	fd = audit_root_opendir(o->root, dir);
 	if (fd >= 0 && fstat(fd, &st) == 0) {
 		id->found = true;
 		id->dev = st.st_dev;
@@ -98,10 +99,10 @@ static void add_dev(struct audit_owned *o, dev_t dev)
 	o->devs[o->ndevs++] = dev;
 }
 
-void audit_owned_add(struct audit_owned *o, struct audit_root *r,
-		     const char *dir, const char *base, mode_t mode)
+void audit_owned_add(struct audit_owned *o, const char *dir,
+		     const char *base, mode_t mode)
 {
-	const struct dir_id *id = dir_of(o, r, dir);
+	const struct dir_id *id = dir_of(o, dir);
 	uint8_t key[KEY_MAX];
 	size_t len;
 
@@ -112,6 +113,12 @@ void audit_owned_add(struct audit_owned *o, struct audit_root *r,
 		audit_keymap_add(o->paths, key, len, (void *)1);
 	if (S_ISREG(mode))
 		add_dev(o, id->dev);
+}
+
+void audit_owned_add_fn(void *owned, const char *dir, const char *base,
+			uint16_t mode)
+{
+	audit_owned_add(owned, dir, base, mode);
 }
 
 bool audit_owned_has(const struct audit_owned *o, dev_t dev, ino_t ino,

@@ -77,7 +77,7 @@ static struct audit_index *index_of(struct unowned *w)
 	return w->index;
 }
 
-/* @ima_len: the IMA signature's length in w->ima, 0 without one. */
+/* @ima_len: the IMA signature's length in walk->ima, 0 without one. */
 static bool report(struct unowned_walk *walk, const char *path, bool verity,
 		   size_t ima_len, const char *why_not_measured)
 {
@@ -119,14 +119,6 @@ static bool walk_error(struct unowned_walk *walk, const char *path,
 	return true;
 }
 
-static void add_owned(void *ctx, const char *dir, const char *base,
-		      uint16_t mode)
-{
-	struct unowned *w = ctx;
-
-	audit_owned_add(w->owned, w->o->root, dir, base, mode);
-}
-
 /*
  * Every installed package's paths, from the SQLite file when rpm reads
  * that one; returns how many packages.
@@ -145,26 +137,28 @@ static unsigned long read_owned(struct unowned *w)
 
 	free(backend);
 	if (sqlite) {
-		long got = rpmdb_sqlite_files(w->o->dbdir, add_owned, w, &err);
+		long got = rpmdb_sqlite_files(w->o->dbdir, audit_owned_add_fn,
+					      w->owned, &err);
 
 		if (got >= 0)
 			return (unsigned long)got;
 		/* librpm has the last word on what the rpmdb holds. */
 		free(err);
 		audit_owned_free(w->owned);
-		w->owned = audit_owned_new();
+		w->owned = audit_owned_new(w->o->root);
 	}
 	mi = rpmtsInitIterator(w->o->ts, RPMDBI_PACKAGES, NULL, 0);
 	pool = rpmstrPoolCreate();
 	while ((h = rpmdbNextIterator(mi))) {
 		audit_pkg_load_names(&pkg, h, pool);
 		n++;
-		for (int i = 0; i < pkg.nfiles; i++)
-			audit_owned_add(w->owned, w->o->root,
-					rpmfilesDN(pkg.files,
-						   rpmfilesDI(pkg.files, i)),
+		for (int i = 0; i < pkg.nfiles; i++) {
+			int di = rpmfilesDI(pkg.files, i);
+
+			audit_owned_add(w->owned, rpmfilesDN(pkg.files, di),
 					rpmfilesBN(pkg.files, i),
 					rpmfilesFMode(pkg.files, i));
+		}
 		audit_pkg_free(&pkg);
 	}
 	rpmdbFreeIterator(mi);
@@ -179,7 +173,7 @@ unsigned long audit_unowned(const struct audit_unowned_opts *o)
 	rpmVSFlags vsflags;
 
 	w->o = o;
-	w->owned = audit_owned_new();
+	w->owned = audit_owned_new(o->root);
 	o->rep->unowned = true;
 	/*
 	 * rpm checks each header it reads from the rpmdb against the digests

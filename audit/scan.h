@@ -129,14 +129,19 @@ size_t audit_keymap_count(const struct audit_keymap *m);
  */
 struct audit_owned;
 
-struct audit_owned *audit_owned_new(void);
+/* The paths listed under @r, which must outlive them. */
+struct audit_owned *audit_owned_new(struct audit_root *r);
 void audit_owned_free(struct audit_owned *o);
 /*
  * Add the listed path @dir@base (@dir as the rpmdb gives it, with its
- * trailing slash), its directory resolved under @r; @mode is the file's.
+ * trailing slash), its directory resolved under the root; @mode is the
+ * file's.
  */
-void audit_owned_add(struct audit_owned *o, struct audit_root *r,
-		     const char *dir, const char *base, mode_t mode);
+void audit_owned_add(struct audit_owned *o, const char *dir,
+		     const char *base, mode_t mode);
+/* The same for rpmdb_sqlite_files(), whose context @owned is. */
+void audit_owned_add_fn(void *owned, const char *dir, const char *base,
+			uint16_t mode);
 /* Whether @name in the directory (@dev, @ino) is a listed path. */
 bool audit_owned_has(const struct audit_owned *o, dev_t dev, ino_t ino,
 		     const char *name);
@@ -165,7 +170,6 @@ struct unowned_walk {
 	struct audit_root *root;
 	const struct audit_owned *owned;
 	const char *const *paths;	/* under the root; NULL: all of it */
-	void *ctx;
 	/*
 	 * @path carries fs-verity (@verity; st.measured when measured) or an
 	 * IMA signature (@ima_len bytes in ima[]); @why_not_measured says why

@@ -80,14 +80,6 @@ static bool parse(int argc, const char *const *argv, struct fast_opts *o)
 	return o->unowned && o->dbpath && o->ncerts;
 }
 
-static void add_owned(void *ctx, const char *dir, const char *base,
-		      uint16_t mode)
-{
-	void **both = ctx;
-
-	audit_owned_add(both[0], both[1], dir, base, mode);
-}
-
 static bool stop_found(struct unowned_walk *w, const char *path,
 		       bool verity, size_t ima_len, const char *why)
 {
@@ -111,7 +103,6 @@ static int scan(const struct fast_opts *o)
 	struct unowned_walk *w = NULL;
 	struct audit_report rep;
 	struct stat st;
-	void *both[2];
 	long packages;
 	int status = -1;
 
@@ -125,10 +116,8 @@ static int scan(const struct fast_opts *o)
 	if (stat(dbdir, &st) != 0 || !S_ISDIR(st.st_mode) ||
 	    !rpmdb_sqlite_present(dbdir))
 		goto out;
-	owned = audit_owned_new();
-	both[0] = owned;
-	both[1] = &root;
-	packages = rpmdb_sqlite_files(dbdir, add_owned, both, &err);
+	owned = audit_owned_new(&root);
+	packages = rpmdb_sqlite_files(dbdir, audit_owned_add_fn, owned, &err);
 	if (packages <= 0)
 		goto out;
 	w = xcalloc(1, sizeof(*w));
