@@ -138,8 +138,14 @@ fsverity measure "$MNT/refused" >/dev/null 2>&1 && fail "the refused enable left
 n_drop=$((n_refused - n_enable))
 echo "refused enable: $n_refused transaction handles, $n_drop more than writing alone: dropping (limit $max_handles)"
 [ "$n_drop" -le "$max_handles" ] || unbatched="$unbatched dropping"
-[ -z "$unbatched" ] ||
-	fail "one transaction handle per Merkle item or so when$unbatched; not batched"
+# 7.3's series carries only the power-cut fixes (kernel-patches/7.3/NOTES.md
+# says why): on 7.3 the counts above are printed, not judged.
+if series_carries "btrfs: insert verity items a leaf at a time"; then
+	[ -z "$unbatched" ] ||
+		fail "one transaction handle per Merkle item or so when$unbatched; not batched"
+else
+	echo "this kernel's series has no batching (0003-0005): counts not judged"
+fi
 umount "$MNT"
 btrfs_check "$SCRATCH_DEV"
 mount "$SCRATCH_DEV" "$MNT" || fail "remount after the refused enable"
