@@ -28,20 +28,7 @@ if [ "${1:-}" != --guest ]; then
 	top=$(cd "$here/../.." && pwd)
 	. "$here/../lib/testlib.sh"
 	needs_qemu
-	name=${RPMVERITY_KERNEL:-default}
-	case $name in
-	*/*) ;; # a bzImage by path: the guest finds out
-	*)
-		build=$("$top/vm/cache-dir")/kernel/$name/build
-		[ -r "$build/.config" ] || bail "$build/.config: no config of kernel '$name' (vm/build-kernel --name $name)"
-		grep -q '^CONFIG_SECURITY_IPE=y' "$build/.config" ||
-			skip "kernel '$name' has no IPE (CONFIG_SECURITY_IPE); run with RPMVERITY_KERNEL=7.3"
-		release=$(cat "$build/include/config/kernel.release" 2>/dev/null) ||
-			bail "$build: no include/config/kernel.release"
-		[ "$(printf '%s\n' 6.19 "$release" | sort -V | head -1)" = 6.19 ] ||
-			skip "kernel '$name' is $release: IPE judges AT_EXECVE_CHECK from 6.19; run with RPMVERITY_KERNEL=7.3"
-		;;
-	esac
+	needs_ipe_kernel "$top" 6.19 "IPE's judging of AT_EXECVE_CHECK"
 	exec "$top/vm/run" "$0" --guest "$@"
 fi
 shift
