@@ -115,6 +115,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": %s: cannot open: %s\n", script, strerror(err));
 		return status_for(err);
 	}
+	/* Started with a standard descriptor closed, the script would take its
+	 * number, and the interpreter would read its program as its input. */
+	if (fd <= STDERR_FILENO) {
+		int moved = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+		if (moved < 0) {
+			fprintf(stderr, PROG ": %s: cannot move its descriptor: %s\n", script,
+				strerror(errno));
+			return EXIT_CANNOT_EXEC;
+		}
+		close(fd);
+		fd = moved;
+	}
 
 	char *check_argv[] = { (char *)script, NULL };
 	if (execveat(fd, "", check_argv, environ, AT_EMPTY_PATH | AT_EXECVE_CHECK) != 0) {

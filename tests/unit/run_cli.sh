@@ -62,6 +62,10 @@ else
 	# sh names the script by the descriptor it was given; its options stay its own.
 	check "  its name is the checked descriptor, its arguments follow" \
 		grep -qE '^ran /proc/self/fd/[0-9]+ 3:one two words --opt$' "$OUT"
+	run_stdin_closed() { "$R" sh "$T/script.sh" nostdin <&-; }
+	run run_stdin_closed
+	check "with standard input closed the script is not read as its own input" \
+		grep -qE '^ran /proc/self/fd/([3-9]|[1-9][0-9]+) 1:nostdin$' "$OUT"
 	expect_status "a script without execute permission is refused" 126 \
 		"^rpm-verity-run: $T/not-executable.sh: refused: the kernel does not allow it to be executed: Permission denied" \
 		"$R" sh "$T/not-executable.sh" x
