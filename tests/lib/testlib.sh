@@ -77,6 +77,25 @@ needs_qemu() {
 	command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
 }
 
+# needs_ipe_kernel TOP [MIN-VERSION WHY]: skip unless the guest kernel that
+# RPMVERITY_KERNEL names (a build under TOP's vm/cache-dir) has IPE and,
+# with MIN-VERSION, is that version or newer (WHY says what needs it); bail
+# if that kernel is not built. A bzImage named by its path: the guest finds
+# out.
+needs_ipe_kernel() {
+	local top=$1 min=${2:-} why=${3:-} name=${RPMVERITY_KERNEL:-default} build release
+	case $name in */*) return 0 ;; esac
+	build=$("$top/vm/cache-dir")/kernel/$name/build
+	[ -r "$build/.config" ] || bail "$build/.config: no config of kernel '$name' (vm/build-kernel --name $name)"
+	grep -q '^CONFIG_SECURITY_IPE=y' "$build/.config" ||
+		skip "kernel '$name' has no IPE (CONFIG_SECURITY_IPE, Linux 6.12 on)"
+	[ -n "$min" ] || return 0
+	release=$(cat "$build/include/config/kernel.release") ||
+		bail "$build: no include/config/kernel.release"
+	[ "$(printf '%s\n' "$min" "$release" | sort -V | head -1)" = "$min" ] ||
+		skip "kernel '$name' is $release: $why needs $min"
+}
+
 # keep_going: from now on a failed check is counted and the test goes on.
 keep_going() {
 	_keep_going=1

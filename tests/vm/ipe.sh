@@ -29,16 +29,7 @@ if [ "${1:-}" != --guest ]; then
 	top=$(cd "$here/../.." && pwd)
 	. "$here/../lib/testlib.sh"
 	needs_qemu
-	name=${RPMVERITY_KERNEL:-default}
-	case $name in
-	*/*) ;; # a bzImage by path: the guest finds out
-	*)
-		config=$("$top/vm/cache-dir")/kernel/$name/build/.config
-		[ -r "$config" ] || bail "$config: no config of kernel '$name' (vm/build-kernel --name $name)"
-		grep -q '^CONFIG_SECURITY_IPE=y' "$config" ||
-			skip "kernel '$name' has no IPE (CONFIG_SECURITY_IPE, Linux 6.12 on); run with RPMVERITY_KERNEL=6.12"
-		;;
-	esac
+	needs_ipe_kernel "$top"
 	exec "$top/vm/run" "$0" --guest "$@"
 fi
 shift
