@@ -9,7 +9,7 @@
  */
 #include "rpmdb_blob.h"
 #include "big_endian.h"
-#include "xalloc.h"
+#include <rpm/rpmstring.h>
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -114,7 +114,7 @@ int rpmdb_blob_files(const uint8_t *blob, size_t len, rpmdb_file_fn fn,
 		*why = "a file list entry lies outside the header";
 		return -1;
 	}
-	dirp = xmalloc((dirs.count ? dirs.count : 1) * sizeof(*dirp));
+	dirp = rmalloc((dirs.count ? dirs.count : 1) * sizeof(*dirp));
 	if (!strings(&dirs, data, dl, dirp)) {
 		free(dirp);
 		*why = "a directory name lies outside the header";
