@@ -36,6 +36,7 @@
 #include <rpm/rpmts.h>
 
 #include "audit.h"
+#include "file_rule.h"
 #include "cli.h"
 #include "signing_key.h"
 
@@ -170,7 +171,7 @@ int cmd_audit(int argc, const char **argv)
 		struct audit_packages_opts po = {
 			.root = &aroot, .ts = ts, .certs = certs,
 			.ncerts = ncerts, .names = names, .rep = &rep,
-			.sign_config_files = rpmExpandNumeric("%{?_fsverity_sign_config_files}"),
+			.sign_config_files = verity_sign_config_files(),
 		};
 
 		status = audit_packages(&po) == 0 ? 0 : 1;

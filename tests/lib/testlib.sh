@@ -134,7 +134,7 @@ note() {
 # and all of stdin is read. grep -q stops at the first match, so the writer
 # of the pipe can die of SIGPIPE on its next write, and under `set -o
 # pipefail` (tests/vm, tests/distro) the pipeline is then false although
-# the line was there: a race, lost only under load (CI, session 11).
+# the line was there: a race, lost only under load (seen in CI at 9d7338e).
 matches() {
 	local rc=0
 	grep -q "$@" || rc=$?
