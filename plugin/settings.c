@@ -78,12 +78,12 @@ bool verity_settings_load(struct verity_settings *s)
 	free(raw);
 
 	raw = rpmExpand("%{?_fsverity_certs}", NULL);
-	s->certs = strdup(trimmed(raw));
+	s->certs = rstrdup(trimmed(raw));
 	free(raw);
 
 	raw = rpmExpand("%{?_fsverity_keyring_trust}", NULL);
-	s->keyring_trust = strdup(*trimmed(raw) ? trimmed(raw) :
-				  VERITY_TRUST_DEFAULT);
+	s->keyring_trust = rstrdup(*trimmed(raw) ? trimmed(raw) :
+				   VERITY_TRUST_DEFAULT);
 	free(raw);
 	if (s->keyring_trust && !verity_trust_valid(s->keyring_trust)) {
 		rpmlog(RPMLOG_ERR, "verity: %%_fsverity_keyring_trust is "

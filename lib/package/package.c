@@ -92,11 +92,7 @@ static Header read_header(const struct package *pkg, off_t off,
 			  pkg->path, what);
 		return NULL;
 	}
-	blob = malloc(blob_size);
-	if (!blob) {
-		rasprintf(err, "%s: out of memory reading %s", pkg->path, what);
-		return NULL;
-	}
+	blob = rmalloc(blob_size);
 	rc = pread_full(pkg->fd, blob, blob_size, off + 8);
 	if (rc) {
 		rasprintf(err, "%s: cannot read %s: %s", pkg->path, what,
