@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rpm-verity audit: the pieces cmd_audit.c puts together (those that need
- * only libc are declared in scan.h). Installed
+ * rpm-verity audit, the library signer/cmd_audit.c calls: the engine
+ * (audit_packages.c) and --unowned (audit_unowned.c), with the pieces that
+ * ask the filesystem rather than librpm declared in scan.h. Installed
  * packages come from the rpmdb (audit_rpmdb.c), files are opened under the
  * root without leaving it (audit_open.c) and asked about their fs-verity
  * state by ioctl only (audit_measure.c), each distinct signature is checked
@@ -148,15 +149,37 @@ const struct audit_pkgfile *audit_index_content(struct audit_index *x,
 const struct audit_pkgfile *audit_index_ima(const struct audit_index *x,
 					    const uint8_t *value, size_t len);
 
+/* --- audit_packages.c: the engine, every installed package's files --- */
+
+struct audit_packages_opts {
+	struct audit_root *root;
+	rpmts ts;
+	X509 *const *certs;	/* the signers trusted */
+	size_t ncerts;
+	bool sign_config_files;	/* %_fsverity_sign_config_files */
+	const char *const *names;	/* packages to audit; NULL: all */
+	struct audit_report *rep;
+	/* Results, added to. */
+	unsigned long errors;	/* files or headers that could not be read */
+	size_t verifications;	/* signature checks done, for --verbose */
+};
+
+/*
+ * Check every file of the packages @o names against its signature and
+ * report each problem to @o->rep. Returns 0, or -1 when a named package is
+ * not installed (said on stderr).
+ */
+int audit_packages(struct audit_packages_opts *o);
+
 /* --- audit_unowned.c: the --unowned walk --- */
 
 struct audit_unowned_opts {
 	struct audit_root *root;
 	rpmts ts;
 	const char *dbdir;	/* the rpmdb's directory, the root's included */
-	/* Certificate files (NULL-terminated), read when a file's signed
-	 * content is first to be named: only their signatures name one. */
-	const char *const *certs;
+	/* The certificates: only their signatures name a package file. */
+	X509 *const *certs;
+	size_t ncerts;
 	const char **paths;	/* trees to walk, under the root; NULL: all */
 	struct audit_report *rep;
 };

@@ -10,7 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "xalloc.h"
+#include <rpm/rpmstring.h>
 
 struct keymap_slot {
 	uint8_t *key;
@@ -51,10 +51,10 @@ uint64_t audit_hash_bytes(const uint8_t *b, size_t len)
 
 struct audit_keymap *audit_keymap_new(void (*free_value)(void *))
 {
-	struct audit_keymap *m = xcalloc(1, sizeof(*m));
+	struct audit_keymap *m = rcalloc(1, sizeof(*m));
 
 	m->cap = 256;
-	m->slots = xcalloc(m->cap, sizeof(*m->slots));
+	m->slots = rcalloc(m->cap, sizeof(*m->slots));
 	m->free_value = free_value;
 	return m;
 }
@@ -86,7 +86,7 @@ static struct keymap_slot *find(struct keymap_slot *slots, size_t cap,
 static void grow(struct audit_keymap *m)
 {
 	size_t cap = m->cap * 2;
-	struct keymap_slot *slots = xcalloc(cap, sizeof(*slots));
+	struct keymap_slot *slots = rcalloc(cap, sizeof(*slots));
 
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->slots[i].key)
@@ -112,7 +112,7 @@ bool audit_keymap_add(struct audit_keymap *m, const void *key, size_t len,
 
 	if (s->key)
 		return false;
-	s->key = xmalloc(len ? len : 1);
+	s->key = rmalloc(len ? len : 1);
 	memcpy(s->key, key, len);
 	s->len = len;
 	s->value = value;

@@ -23,7 +23,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/openat2.h>
-#include "xalloc.h"
+#include <rpm/rpmstring.h>
 
 #define DIR_FLAGS (O_PATH | O_DIRECTORY | O_CLOEXEC)
 #define MAX_LINKS 40		/* as the kernel's path walk */
@@ -48,8 +48,8 @@ int audit_root_open(struct audit_root *r, const char *path, char **err)
 	r->fd = r->dir_fd = -1;
 	r->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (r->fd < 0 || fstat(r->fd, &st) != 0) {
-		*err = xasprintf("%s: cannot open the root directory: %s",
-				path, strerror(errno));
+		*err = rstrscat(NULL, path, ": cannot open the root directory: ",
+				strerror(errno), NULL);
 		audit_root_close(r);
 		return -1;
 	}
@@ -85,7 +85,7 @@ void audit_root_close(struct audit_root *r)
 static int walk_in_root(int root, const char *path)
 {
 	int stack[MAX_DEPTH], depth = 0, links = 0, fd = -1, saved;
-	char *todo = xstrdup(path), *rest, *comp, *grown;
+	char *todo = rstrdup(path), *rest, *comp, *grown;
 	char target[PATH_MAX];
 	struct stat st;
 	ssize_t n;
@@ -133,7 +133,7 @@ static int walk_in_root(int root, const char *path)
 		if (target[0] == '/')
 			while (depth > 0)
 				close(stack[depth--]);
-		grown = xasprintf("%s/%s", target, rest ? rest : "");
+		grown = rstrscat(NULL, target, "/", rest ? rest : "", NULL);
 		free(todo);
 		todo = rest = grown;
 	}
@@ -170,7 +170,7 @@ int audit_root_openat(struct audit_root *r, const char *dir,
 		if (r->dir_fd >= 0)
 			close(r->dir_fd);
 		free(r->dir);
-		r->dir = xstrdup(dir);
+		r->dir = rstrdup(dir);
 		r->dir_fd = open_dir(r, dir);
 		r->dir_errno = r->dir_fd < 0 ? errno : 0;
 	}

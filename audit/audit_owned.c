@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "xalloc.h"
+#include <rpm/rpmstring.h>
 
 struct dir_id {
 	bool found;
@@ -33,7 +33,7 @@ struct audit_owned {
 
 struct audit_owned *audit_owned_new(struct audit_root *r)
 {
-	struct audit_owned *o = xcalloc(1, sizeof(*o));
+	struct audit_owned *o = rcalloc(1, sizeof(*o));
 
 	o->root = r;
 	o->paths = audit_keymap_new(NULL);
@@ -59,7 +59,7 @@ static const struct dir_id *dir_of(struct audit_owned *o, const char *dir)
 
 	if (id)
 		return id;
-	id = xcalloc(1, sizeof(*id));
+	id = rcalloc(1, sizeof(*id));
 	fd = audit_root_opendir(o->root, dir);
 	if (fd >= 0 && fstat(fd, &st) == 0) {
 		id->found = true;
@@ -95,7 +95,7 @@ static void add_dev(struct audit_owned *o, dev_t dev)
 	for (size_t i = 0; i < o->ndevs; i++)
 		if (o->devs[i] == dev)
 			return;
-	o->devs = xrealloc(o->devs, (o->ndevs + 1) * sizeof(*o->devs));
+	o->devs = rrealloc(o->devs, (o->ndevs + 1) * sizeof(*o->devs));
 	o->devs[o->ndevs++] = dev;
 }
 

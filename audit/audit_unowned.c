@@ -10,8 +10,7 @@
  *
  * The owned paths come from the rpmdb's SQLite file directly when rpm is
  * configured for it (rpmdb_sqlite.c), else, or if that reader refuses
- * anything, through librpm. `rpm-verity` runs the same scan without librpm
- * at all when the options name everything it needs (unowned_fast.c).
+ * anything, through librpm.
  */
 #include "audit.h"
 #include "rpmdb_sqlite.h"
@@ -37,16 +36,12 @@ struct unowned {
  * What every package signed, read again from the rpmdb the first time a
  * signed file turns up at a path no package owns: decoding every file's
  * signatures (base64 and hex) was most of a clean run's cost, for an index
- * a clean system never asks. The certificates are loaded here too
- * (cmd_audit.c checked only that they can be read). A certificate that
- * does not load, or a package whose tags are malformed, is an error here,
- * as the audit of the packages' files reports it; a clean system's scan
- * reads neither.
+ * a clean system never asks. A package whose tags are malformed is an
+ * error here, as the audit of the packages' files reports it; a clean
+ * system's scan reads no tags.
  */
 static struct audit_index *index_of(struct unowned *w)
 {
-	X509 **certs = NULL;
-	size_t ncerts = 0;
 	rpmdbMatchIterator mi;
 	rpmstrPool pool;
 	struct audit_pkg pkg;
@@ -55,9 +50,8 @@ static struct audit_index *index_of(struct unowned *w)
 
 	if (w->index)
 		return w->index;
-	w->errors += audit_certs_load(w->o->certs, &certs, &ncerts);
-	w->index = audit_index_new(certs, ncerts);	/* keeps its references */
-	audit_certs_free(certs, ncerts);
+	/* keeps its own references to the certificates */
+	w->index = audit_index_new(w->o->certs, w->o->ncerts);
 	mi = rpmtsInitIterator(w->o->ts, RPMDBI_PACKAGES, NULL, 0);
 	pool = rpmstrPoolCreate();
 	while ((h = rpmdbNextIterator(mi))) {

@@ -9,7 +9,8 @@
  */
 #include "rpmdb_blob.h"
 #include "big_endian.h"
-#include "xalloc.h"
+#include "rpm_tags.h"
+#include <rpm/rpmstring.h>
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -24,9 +25,6 @@
 #define TYPE_INT32	4
 #define TYPE_STRING_ARRAY 8
 
-/* rpm's own limits on a header (hdrchkTags, hdrchkData). */
-#define MAX_TAGS	0xffffu
-#define MAX_DATA	0x0fffffffu
 
 struct entry {
 	uint32_t type, offset, count;
@@ -78,7 +76,7 @@ int rpmdb_blob_files(const uint8_t *blob, size_t len, rpmdb_file_fn fn,
 	}
 	il = be32(blob);
 	dl = be32(blob + 4);
-	if (il < 1 || il > MAX_TAGS || dl > MAX_DATA ||
+	if (il < 1 || il > RV_HEADER_MAX_TAGS || dl > RV_HEADER_MAX_DATA ||
 	    len != 8 + (size_t)il * 16 + dl) {
 		*why = "its lengths do not match its size";
 		return -1;
@@ -114,7 +112,7 @@ int rpmdb_blob_files(const uint8_t *blob, size_t len, rpmdb_file_fn fn,
 		*why = "a file list entry lies outside the header";
 		return -1;
 	}
-	dirp = xmalloc((dirs.count ? dirs.count : 1) * sizeof(*dirp));
+	dirp = rmalloc((dirs.count ? dirs.count : 1) * sizeof(*dirp));
 	if (!strings(&dirs, data, dl, dirp)) {
 		free(dirp);
 		*why = "a directory name lies outside the header";

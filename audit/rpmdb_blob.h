@@ -2,7 +2,7 @@
 /*
  * The file list of an installed package's header as the rpmdb stores it
  * (a blob: tag count, data length, 16-byte index entries, data), read
- * without librpm: basenames (1117), dirnames (1118), dirindexes (1116) and
+ * here rather than by librpm: basenames (1117), dirnames (1118), dirindexes (1116) and
  * modes (1030), nothing else. --unowned needs only these, and librpm's
  * headerImport sorts and copies every entry of every header first, which
  * was most of a clean scan's cost (bench/README.md). The blob is outside

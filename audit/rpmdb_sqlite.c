@@ -7,7 +7,7 @@
  * or after, never half (SQLite's own isolation).
  */
 #include "rpmdb_sqlite.h"
-#include "xalloc.h"
+#include <rpm/rpmstring.h>
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@ static const char *const other_backends[] = { "Packages.db", "Packages" };
 
 static bool exists_in(const char *dir, const char *name)
 {
-	char *path = xasprintf("%s/%s", dir, name);
+	char *path = rstrscat(NULL, dir, "/", name, NULL);
 	struct stat st;
 	bool there = stat(path, &st) == 0;
 
@@ -38,7 +38,7 @@ bool rpmdb_sqlite_present(const char *dbdir)
 long rpmdb_sqlite_files(const char *dbdir, rpmdb_file_fn fn, void *ctx,
 			char **err)
 {
-	char *path = xasprintf("%s/%s", dbdir, RPMDB_SQLITE_FILE);
+	char *path = rstrscat(NULL, dbdir, "/", RPMDB_SQLITE_FILE, NULL);
 	sqlite3_stmt *st = NULL;
 	sqlite3 *db = NULL;
 	long n = 0;
@@ -59,9 +59,9 @@ long rpmdb_sqlite_files(const char *dbdir, rpmdb_file_fn fn, void *ctx,
 
 		if (!blob || len < 0 ||
 		    rpmdb_blob_files(blob, (size_t)len, fn, ctx, &why) != 0) {
-			*err = xasprintf("%s: header %lld: %s", path,
-					 (long long)sqlite3_column_int64(st, 0),
-					 why ? why : "empty");
+			rasprintf(err, "%s: header %lld: %s", path,
+				  (long long)sqlite3_column_int64(st, 0),
+				  why ? why : "empty");
 			n = -1;
 			break;
 		}
@@ -69,8 +69,8 @@ long rpmdb_sqlite_files(const char *dbdir, rpmdb_file_fn fn, void *ctx,
 		rc = SQLITE_OK;
 	}
 	if (n >= 0 && rc != SQLITE_DONE) {
-		*err = xasprintf("%s: %s", path,
-				 db ? sqlite3_errmsg(db) : "cannot open");
+		*err = rstrscat(NULL, path, ": ",
+				db ? sqlite3_errmsg(db) : "cannot open", NULL);
 		n = -1;
 	}
 	sqlite3_finalize(st);

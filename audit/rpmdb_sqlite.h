@@ -2,8 +2,9 @@
 /*
  * The rpmdb's installed file lists read straight from its SQLite file
  * (rpm's default backend since 4.16, and Fedora's, CentOS Stream's and
- * Debian's), without librpm: rpm's configuration and headerImport cost
- * --unowned more than the walk itself (bench/README.md). Any other
+ * Debian's), not through librpm's iterator: its headerImport sorts and
+ * copies every entry of every header, which cost --unowned more than the
+ * walk itself (bench/README.md). Any other
  * backend, or anything this reader does not expect, is left to librpm by
  * the caller.
  */

@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The half of the audit that needs only libc: the root opened without
- * leaving it (audit_open.c), a file's fs-verity state by ioctl
- * (audit_measure.c), the paths packages own (audit_owned.c, on
- * audit_keymap.c), the --unowned walk (unowned_walk.c), the rpmdb read
- * without librpm (rpmdb_sqlite.c, rpmdb_blob.c), the check of a --cert
- * file without OpenSSL (cert_check.c) and what the user sees
- * (audit_report.c). `rpm-verity` itself links only this, so that a scan
- * whose options name everything it needs runs in a process that loads no
- * librpm (unowned_fast.c, signer/main.c); audit.h adds the rest.
+ * The audit's side that asks the filesystem and the rpmdb's SQLite file
+ * rather than librpm: the root opened without leaving it (audit_open.c), a
+ * file's fs-verity state by ioctl (audit_measure.c), the paths packages
+ * own (audit_owned.c, on audit_keymap.c), the --unowned walk
+ * (unowned_walk.c), the rpmdb's file lists (rpmdb_sqlite.c,
+ * rpmdb_blob.c) and what the user sees (audit_report.c). audit.h adds
+ * the rest.
  */
 #ifndef RPMVERITY_AUDIT_SCAN_H
 #define RPMVERITY_AUDIT_SCAN_H
@@ -198,27 +196,6 @@ struct unowned_walk {
  * root on the filesystems that hold a listed regular file.
  */
 void unowned_walk(struct unowned_walk *w);
-
-/* --- cert_check.c: a --cert file, without OpenSSL --- */
-
-/*
- * Whether @path can be read and looks like a certificate (DER or PEM): 0,
- * or -1 with the reason, naming the file, in *@why (the caller frees it).
- */
-int audit_cert_file_check(const char *path, char **why);
-
-/* --- unowned_fast.c: --unowned without librpm --- */
-
-/*
- * `rpm-verity audit ARGS...` (@argv[0] "audit") when it is an --unowned
- * scan whose options name the rpmdb and the certificates, so that rpm's
- * configuration is not needed, and the scan finds nothing: prints the
- * summary and returns the exit status. Returns -1, having printed nothing,
- * for everything else: other options, another rpmdb backend, an error, a
- * signed file at a path no package owns. The caller then runs the full
- * command, which says what there is to say.
- */
-int audit_unowned_fast(int argc, const char *const *argv);
 
 /* --- audit_report.c: what the user sees --- */
 

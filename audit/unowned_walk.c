@@ -13,7 +13,7 @@
  */
 #include "scan.h"
 #include "ima_sig.h"
-#include "xalloc.h"
+#include <rpm/rpmstring.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -49,7 +49,7 @@ static void add_dev(struct unowned_walk *w, dev_t dev)
 {
 	if (dev_allowed(w, dev))
 		return;
-	w->devs = xrealloc(w->devs, (w->ndevs + 1) * sizeof(*w->devs));
+	w->devs = rrealloc(w->devs, (w->ndevs + 1) * sizeof(*w->devs));
 	w->devs[w->ndevs++] = dev;
 }
 
@@ -141,7 +141,7 @@ static char *child_path(const char *dir, const char *name)
 {
 	size_t dlen = strlen(dir), nlen = strlen(name);
 	size_t slash = dir[dlen - 1] != '/';
-	char *p = xmalloc(dlen + slash + nlen + 1);
+	char *p = rmalloc(dlen + slash + nlen + 1);
 
 	memcpy(p, dir, dlen);
 	p[dlen] = '/';
@@ -246,7 +246,7 @@ static void walk_dir(struct unowned_walk *w, int fd, const char *path,
 /* Start at @given under the root; its filesystem is one to stay on. */
 static void start_at(struct unowned_walk *w, const char *given, bool add)
 {
-	char *path = xasprintf("%s%s", given[0] == '/' ? "" : "/", given);
+	char *path = rstrscat(NULL, given[0] == '/' ? "" : "/", given, NULL);
 	struct stat st;
 	size_t len;
 	int pfd, fd = -1;

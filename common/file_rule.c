@@ -3,6 +3,7 @@
 #include "file_rule.h"
 
 #include <sys/stat.h>
+#include <rpm/rpmmacro.h>
 
 bool verity_file_signed(mode_t mode, rpmfileAttrs flags)
 {
@@ -15,4 +16,9 @@ bool verity_file_protected(mode_t mode, rpmfileAttrs flags,
 	if (!verity_file_signed(mode, flags))
 		return false;
 	return !(flags & RPMFILE_CONFIG) || (mode & 0111) || sign_config_files;
+}
+
+bool verity_sign_config_files(void)
+{
+	return rpmExpandNumeric("%{?_fsverity_sign_config_files}") != 0;
 }

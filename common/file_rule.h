@@ -28,6 +28,12 @@ bool verity_file_signed(mode_t mode, rpmfileAttrs flags);
 bool verity_file_protected(mode_t mode, rpmfileAttrs flags,
 			   bool sign_config_files);
 
+/*
+ * %_fsverity_sign_config_files, the setting verity_file_protected() takes,
+ * read from rpm's configuration here for the plugin and the audit alike.
+ */
+bool verity_sign_config_files(void);
+
 /* verity_file_signed() for file @i of @files. */
 static inline bool verity_files_signed(rpmfiles files, int i)
 {

@@ -3,6 +3,7 @@
  * rpm tags by number where their names differ between the rpm versions we
  * build against (4.18 to 6.x), or exist only in newer ones. Packages carry
  * numbers; these stay the same whatever a given rpm's rpmtag.h calls them.
+ * With them, the limits rpm sets on a header.
  */
 #ifndef RPMVERITY_RPM_TAGS_H
 #define RPMVERITY_RPM_TAGS_H
@@ -20,6 +21,14 @@
 #define RV_SIGTAG_OPENPGP	278	/* s[]: OpenPGP signatures */
 #define RV_SIGTAG_SHA3_256	279	/* s: hex SHA3-256 of the main header */
 #define RV_SIGTAG_RESERVED	999	/* bin: space kept for signatures (1008 before v6) */
+
+/*
+ * rpm's limits on a main header, as its reader checks them: tags in the
+ * index, and bytes of data. The package reader and the rpmdb's blob reader
+ * refuse more.
+ */
+#define RV_HEADER_MAX_TAGS	0xffffu
+#define RV_HEADER_MAX_DATA	0x0fffffffu
 
 /* rpm's hash algorithm numbers (PGPHASHALGO_*), 4.18 to 6.x. */
 #define RV_HASHALGO_SHA256	8

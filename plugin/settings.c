@@ -4,6 +4,7 @@
  * rpm-plugin-verity(8)); this file reads them once per transaction.
  */
 #include "verity.h"
+#include "file_rule.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -77,12 +78,12 @@ bool verity_settings_load(struct verity_settings *s)
 	free(raw);
 
 	raw = rpmExpand("%{?_fsverity_certs}", NULL);
-	s->certs = strdup(trimmed(raw));
+	s->certs = rstrdup(trimmed(raw));
 	free(raw);
 
 	raw = rpmExpand("%{?_fsverity_keyring_trust}", NULL);
-	s->keyring_trust = strdup(*trimmed(raw) ? trimmed(raw) :
-				  VERITY_TRUST_DEFAULT);
+	s->keyring_trust = rstrdup(*trimmed(raw) ? trimmed(raw) :
+				   VERITY_TRUST_DEFAULT);
 	free(raw);
 	if (s->keyring_trust && !verity_trust_valid(s->keyring_trust)) {
 		rpmlog(RPMLOG_ERR, "verity: %%_fsverity_keyring_trust is "
@@ -92,7 +93,7 @@ bool verity_settings_load(struct verity_settings *s)
 	}
 	s->lock_keyring = macro_bool("%{?_fsverity_lock_keyring}");
 	s->require_signatures = macro_bool("%{?_fsverity_require_signatures}");
-	s->sign_config_files = macro_bool("%{?_fsverity_sign_config_files}");
+	s->sign_config_files = verity_sign_config_files();
 	s->require_fs_support = macro_bool("%{?_fsverity_require_fs_support}");
 	s->summary = macro_bool("%{?_fsverity_summary}");
 	s->boot_loader_warning = macro_bool(

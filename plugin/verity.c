@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * verity.so: the rpm 4.18 transaction plugin that protects installed files
- * with the fs-verity signatures their package carries. The hooks are here;
+ * verity.so: the rpm transaction plugin (rpm 4.18, 4.20 and 6.x) that
+ * protects installed files with the fs-verity signatures their package
+ * carries. The hooks are here;
  * protect_file.c does the work on each file, settings.c reads the macros,
  * keyring.c loads certificates (through the code rpm-verity-load-certs
  * shares), boot_loader.c looks for a boot-time loader and enable.c talks to

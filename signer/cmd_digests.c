@@ -102,12 +102,8 @@ static int digest_all(const char **pkgs, unsigned long npkgs,
 	struct worker_team team;
 	int failed = 0;
 
-	l.res = calloc(npkgs, sizeof(*l.res));
+	l.res = rcalloc(npkgs, sizeof(*l.res));
 	l.workers = jobs / nlanes > 1 ? jobs / nlanes : 1;
-	if (!l.res) {
-		report(rstrscat(NULL, "rpm-verity digests: out of memory", NULL));
-		return -1;
-	}
 	pthread_mutex_init(&l.lock, NULL);
 	pthread_cond_init(&l.changed, NULL);
 	if (worker_pool_run(&team, nlanes, lane_main, &l) == 0) {

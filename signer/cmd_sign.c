@@ -98,7 +98,7 @@ static int sign_package(const char *path, const char *dest,
 		.digest = sign_file, .copy = copy_signature, .ctx = &job,
 	};
 	struct manifest_package digests = { 0 };
-	uint32_t count = 0;
+	uint32_t count = 0, nsigned = 0;
 	char *err = NULL;
 	int rc = -1;
 
@@ -122,14 +122,18 @@ static int sign_package(const char *path, const char *dest,
 	if (file_digests_compute(&pkg, job.files, alg, jobs, &sink, &digests,
 				 &err) != 0)
 		goto out;
-	for (uint32_t i = 0; i < count; i++)
-		if (!job.sigs[i])
+	/* what was signed is counted; the rest gets an empty entry */
+	for (uint32_t i = 0; i < count; i++) {
+		if (job.sigs[i])
+			nsigned++;
+		else
 			job.sigs[i] = rstrdup("");
+	}
 	if (ima_tags_store(&pkg, job.ima, &err) < 0 ||
 	    write_signed_package(&pkg, job.sigs, count, alg, dest, NULL,
 				 &err) != 0)
 		goto out;
-	printf("%s: signed %u files (%s%s)\n", dest, count, alg->name,
+	printf("%s: signed %u files (%s%s)\n", dest, nsigned, alg->name,
 	       job.ima ? ", with IMA signatures" : "");
 	rc = 0;
 out:

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <openssl/crypto.h>
 #include <rpm/rpmstring.h>
 
@@ -58,9 +57,13 @@ static void sign_failed(struct signer *s, const struct manifest_package *p,
 	free(why);
 }
 
-static void sign_worker(void *arg)
+/*
+ * Take digests off the shared counter and sign them until none is left. The
+ * caller's thread signs too, and it alone shows progress (@prog, NULL on
+ * the pool's threads), so the line is redrawn without a timer of its own.
+ */
+static void sign_some(struct signer *s, struct progress *prog)
 {
-	struct signer *s = arg;
 	size_t i;
 
 	while ((i = atomic_fetch_add(&s->next, 1)) < s->nwork && !s->failed) {
@@ -81,7 +84,15 @@ static void sign_worker(void *arg)
 			sign_failed(s, p, index, "IMA signature: ", why);
 		OPENSSL_free(der);
 		atomic_fetch_add(&s->done, 1);
+		/* packages are not signed in order; show the signatures made */
+		if (prog)
+			progress_show(prog, 0, atomic_load(&s->done));
 	}
+}
+
+static void sign_worker(void *arg)
+{
+	sign_some(arg, NULL);
 }
 
 static const struct manifest_package *sort_pkg;
@@ -97,17 +108,13 @@ static int by_digest(const void *a, const void *b)
  * Queue each distinct digest of @p once; *@dups gets, per file, the file
  * whose signature it shares (or itself).
  */
-static int plan_package(struct signer *s, uint32_t pi, uint32_t **dups)
+static void plan_package(struct signer *s, uint32_t pi, uint32_t **dups)
 {
 	struct manifest_package *p = &s->pkgs[pi];
-	uint32_t *order = malloc((p->count ? p->count : 1) * sizeof(*order));
+	uint32_t *order = rmalloc((p->count ? p->count : 1) * sizeof(*order));
 	uint32_t n = 0;
 
-	*dups = malloc((p->count ? p->count : 1) * sizeof(**dups));
-	if (!order || !*dups) {
-		free(order);
-		return -1;
-	}
+	*dups = rmalloc((p->count ? p->count : 1) * sizeof(**dups));
 	for (uint32_t i = 0; i < p->count; i++) {
 		(*dups)[i] = i;
 		if (p->present[i])
@@ -123,7 +130,6 @@ static int plan_package(struct signer *s, uint32_t pi, uint32_t **dups)
 		s->work[s->nwork++] = (struct work){ pi, order[k] };
 	}
 	free(order);
-	return 0;
 }
 
 /* Read and check the whole manifest: 0, or -1 after reporting. */
@@ -139,28 +145,14 @@ static int read_manifest(FILE *in, const char *name, struct signer *s,
 	manifest_reader_init(&r, &manifest_format, in, name);
 	while ((rc = manifest_read_package(&r, &p, &err)) > 0) {
 		if (s->npkgs == cap) {
-			struct manifest_package *n;
-
 			cap = cap ? cap * 2 : 64;
-			n = realloc(s->pkgs, cap * sizeof(*n));
-			if (!n) {
-				manifest_package_free(&p);
-				err = rstrscat(NULL, name, ": out of memory", NULL);
-				rc = -1;
-				break;
-			}
-			s->pkgs = n;
+			s->pkgs = rrealloc(s->pkgs, cap * sizeof(*s->pkgs));
 		}
-		p.sigs = calloc(p.count ? p.count : 1, sizeof(*p.sigs));
+		p.sigs = rcalloc(p.count ? p.count : 1, sizeof(*p.sigs));
 		if (s->ima)
-			p.ima = calloc(p.count ? p.count : 1, sizeof(*p.ima));
+			p.ima = rcalloc(p.count ? p.count : 1, sizeof(*p.ima));
 		s->pkgs[s->npkgs++] = p;
 		*files += p.count;
-		if (!p.sigs || (s->ima && !p.ima)) {
-			err = rstrscat(NULL, name, ": out of memory", NULL);
-			rc = -1;
-			break;
-		}
 	}
 	manifest_reader_free(&r);
 	if (rc < 0)
@@ -171,26 +163,17 @@ static int read_manifest(FILE *in, const char *name, struct signer *s,
 static int sign_all(struct signer *s, int jobs, size_t files)
 {
 	struct progress prog;
-	uint32_t **dups = calloc(s->npkgs ? s->npkgs : 1, sizeof(*dups));
+	uint32_t **dups = rcalloc(s->npkgs ? s->npkgs : 1, sizeof(*dups));
 	struct worker_team team;
 	int rc = -1;
 
-	s->work = malloc((files ? files : 1) * sizeof(*s->work));
-	if (!dups || !s->work)
-		goto out;
+	s->work = rmalloc((files ? files : 1) * sizeof(*s->work));
 	for (size_t i = 0; i < s->npkgs; i++)
-		if (plan_package(s, (uint32_t)i, &dups[i]) != 0)
-			goto out;
+		plan_package(s, (uint32_t)i, &dups[i]);
 	progress_init(&prog, "sign-digests:", s->npkgs);
-	if (worker_pool_run(&team, jobs, sign_worker, s) == 0)
-		sign_worker(s);
-	while (prog.on && atomic_load(&s->done) < s->nwork && !s->failed) {
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
-
-		/* packages are not signed in order; show the signatures made */
-		progress_show(&prog, 0, atomic_load(&s->done));
-		nanosleep(&ts, NULL);
-	}
+	/* @jobs signers in all: this thread and @jobs - 1 of the pool's */
+	worker_pool_run(&team, jobs - 1, sign_worker, s);
+	sign_some(s, &prog);
 	worker_pool_wait(&team);
 	progress_end(&prog);
 	if (s->failed)
@@ -198,15 +181,17 @@ static int sign_all(struct signer *s, int jobs, size_t files)
 	for (size_t i = 0; i < s->npkgs; i++) {
 		struct manifest_package *p = &s->pkgs[i];
 
-		for (uint32_t f = 0; f < p->count; f++)
-			if (p->present[f] && dups[i][f] != f &&
-			    (!(p->sigs[f] = rstrdup(p->sigs[dups[i][f]])) ||
-			     (p->ima && !(p->ima[f] = rstrdup(p->ima[dups[i][f]])))))
-				goto out;
+		for (uint32_t f = 0; f < p->count; f++) {
+			if (!p->present[f] || dups[i][f] == f)
+				continue;
+			p->sigs[f] = rstrdup(p->sigs[dups[i][f]]);
+			if (p->ima)
+				p->ima[f] = rstrdup(p->ima[dups[i][f]]);
+		}
 	}
 	rc = 0;
 out:
-	for (size_t i = 0; dups && i < s->npkgs; i++)
+	for (size_t i = 0; i < s->npkgs; i++)
 		free(dups[i]);
 	free(dups);
 	return rc;
@@ -266,8 +251,7 @@ int cmd_sign_digests(int argc, const char **argv)
 	if (read_manifest(in, name, &s, &files) != 0)
 		goto out;
 	if (sign_all(&s, jobs, files) != 0) {
-		report(s.err ? s.err : rstrscat(NULL, name, ": out of memory",
-						NULL));
+		report(s.err);
 		s.err = NULL;
 		goto out;
 	}

@@ -1,58 +1,62 @@
 // SPDX-License-Identifier: MIT
 /*
- * rpm-verity: the program users run. It runs the commands program
- * (commands_main.c, installed in libexec), which links librpm, OpenSSL,
- * libp11 and popt, with the same arguments. Only one case it answers
- * itself, linking nothing but libc and SQLite: an `audit --unowned` whose
- * options name everything it needs and which finds nothing
- * (audit/unowned_fast.c). Loading those libraries and reading rpm's
- * configuration cost more than a scan of a whole clean system walks, and
- * a scan is what a monitoring system runs again and again. Every other
- * command pays one more exec, which none of them notices.
+ * rpm-verity: every command of rpm-verity, which puts fs-verity file
+ * signatures into RPM packages, checks them, takes them out again and
+ * audits installed systems, in this one process. This file only
+ * dispatches, to one cmd_*.c per command.
  */
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <rpm/rpmlib.h>
 
-#include "scan.h"
+#include "cli.h"
 
-/*
- * The commands program: where it lies relative to this one (the same in
- * the build tree and once installed), else where it was installed.
- */
-static void run_commands(char *const *argv)
+static const struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *summary;
+} commands[] = {
+	{ "sign", cmd_sign, "add fs-verity signatures for every file" },
+	{ "verify", cmd_verify, "check a package's fs-verity signatures" },
+	{ "strip", cmd_strip, "remove fs-verity signatures" },
+	{ "digests", cmd_digests, "write packages' fs-verity digests to sign elsewhere" },
+	{ "sign-digests", cmd_sign_digests, "sign a manifest of digests, no package needed" },
+	{ "inject", cmd_inject, "check signatures from sign-digests and store them" },
+	{ "audit", cmd_audit, "check installed files against their packages' signatures" },
+};
+
+static void usage(FILE *out)
 {
-	char self[PATH_MAX], path[PATH_MAX + sizeof(RPMVERITY_COMMANDS_REL)];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
-
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, sizeof(path), "%s/%s", self,
-				 RPMVERITY_COMMANDS_REL);
-			execv(path, argv);
-		}
-	}
-	execv(RPMVERITY_COMMANDS_INSTALLED, argv);
-	fprintf(stderr, "rpm-verity: cannot run %s: %s\n",
-		RPMVERITY_COMMANDS_INSTALLED, strerror(errno));
+	fprintf(out, "Usage: rpm-verity COMMAND [OPTIONS] PACKAGE...\n\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-13s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'rpm-verity COMMAND --help' describes a command's options.\n");
 }
 
-int main(int argc, char **argv)
+int main(int argc, const char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "audit")) {
-		int status = audit_unowned_fast(argc - 1,
-						(const char *const *)argv + 1);
-
-		if (status >= 0)
-			return status;
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
 	}
-	run_commands(argv);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("rpm-verity %s\n", RPMVERITY_VERSION);
+		return 0;
+	}
+	/* rpm's macros give sign its defaults, as they do rpmsign's. */
+	if (rpmReadConfigFiles(NULL, NULL) != 0) {
+		fprintf(stderr, "rpm-verity: cannot read rpm configuration\n");
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "rpm-verity: unknown command '%s'\n", argv[1]);
+	usage(stderr);
 	return 2;
 }

@@ -169,10 +169,8 @@ int file_digests_compute(const struct package *pkg, rpmfiles files,
 	}
 	free(nevra);
 	out->alg = alg;
-	s.from_payload = calloc(count ? count : 1, 1);
-	if (!s.from_payload)
-		rasprintf(err, "%s: out of memory", pkg->path);
-	else if (package_binding_digest(pkg, out->binding, err) == 0 &&
+	s.from_payload = rcalloc(count ? count : 1, 1);
+	if (package_binding_digest(pkg, out->binding, err) == 0 &&
 		 package_check_header(pkg, out->binding, err) == 0 &&
 		 (count == 0 ? package_check_payload(pkg, err) == 0 :
 		  payload_digests(pkg, files, alg, jobs, payload_file, &s,

@@ -146,8 +146,8 @@ static int hash_stream(struct pipeline *p, struct merkle_tree *t,
 int empty_file_digest(const struct verity_hash_alg *alg,
 		      uint8_t digest[VERITY_MAX_DIGEST_SIZE])
 {
-	struct merkle_tree *t = malloc(sizeof(*t));
-	int rc = t && merkle_tree_init(t, alg) == 0 ? 0 : -1;
+	struct merkle_tree *t = rmalloc(sizeof(*t));
+	int rc = merkle_tree_init(t, alg) == 0 ? 0 : -1;
 
 	if (rc == 0) {
 		merkle_tree_start(t);
@@ -243,11 +243,11 @@ static void check_payload(struct pipeline *p)
 static void worker_main(void *arg)
 {
 	struct pipeline *p = arg;
-	struct merkle_tree *t = malloc(sizeof(*t));
+	struct merkle_tree *t = rmalloc(sizeof(*t));
 
 	check_payload(p);
 
-	if (!t || merkle_tree_init(t, p->alg) != 0) {
+	if (merkle_tree_init(t, p->alg) != 0) {
 		free(t);
 		pthread_mutex_lock(&p->lock);
 		fail_locked(p, rstrscat(NULL, p->pkg->path,

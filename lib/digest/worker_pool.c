@@ -14,7 +14,7 @@
  *   just that (the pipeline batches small files for this reason).
  * - The run returns at once, so the caller does its part meanwhile: the
  *   pipeline's caller decompresses, the lanes' caller writes blocks in
- *   order, sign-digests' caller shows progress.
+ *   order, sign-digests' caller signs too and shows progress.
  * - Threads are kept when their function returns and lent to the next
  *   run: a run over 200 small packages spent a tenth of its time creating
  *   and tearing down threads, when each package started its own workers.

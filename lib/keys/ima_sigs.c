@@ -134,11 +134,12 @@ char *ima_sign_hex(const struct signing_key *key, uint32_t keyid,
 		return NULL;
 	s.sig_size = (uint16_t)siglen;
 	len = ima_sig_write(&s, value, sizeof(value));
-	if (!len || !(hex = malloc(2 * len + 1))) {
+	if (!len) {
 		rasprintf(err, "%s: cannot make an IMA signature value of a %zu byte signature",
 			  signing_key_name(key), siglen);
 		return NULL;
 	}
+	hex = rmalloc(2 * len + 1);
 	hex_encode(value, len, hex);
 	return hex;
 }

@@ -121,11 +121,7 @@ int package_verify(const struct package *pkg, rpmfiles files,
 		return -1;
 	out->alg = v.sigs->alg;
 	out->ima_present = v.sigs->ima.present;
-	v.why = calloc(count ? (size_t)count : 1, sizeof(*v.why));
-	if (!v.why) {
-		rasprintf(err, "%s: out of memory", pkg->path);
-		goto out;
-	}
+	v.why = rcalloc(count ? (size_t)count : 1, sizeof(*v.why));
 	if (file_digests_compute(pkg, files, v.sigs->alg, jobs, &sink,
 				 &v.digests, err) != 0)
 		goto out;

@@ -288,12 +288,8 @@ static struct pkcs11_module *module_get(const char *path, const char *shown,
 			m->refs++;
 			return m;
 		}
-	m = calloc(1, sizeof(*m));
-	if (!m || !(m->path = strdup(path))) {
-		free(m);
-		rasprintf(err, "%s: out of memory", shown);
-		return NULL;
-	}
+	m = rcalloc(1, sizeof(*m));
+	m->path = rstrdup(path);
 	m->refs = 1;
 	pthread_mutex_init(&m->lock, NULL);
 	m->next = modules;
@@ -445,11 +441,7 @@ EVP_PKEY *pkcs11_key_load(const char *uri, const char *pin,
 		free(why);
 		goto out;
 	}
-	k = calloc(1, sizeof(*k));
-	if (!k) {
-		rasprintf(err, "%s: out of memory", shown);
-		goto out;
-	}
+	k = rcalloc(1, sizeof(*k));
 	pkey = open_key(k, &u, u.pin_value ? u.pin_value :
 			filepin ? filepin : pin, shown, err);
 	if (pkey)

@@ -219,12 +219,8 @@ struct signing_key *signing_key_load(const char *keypath,
 				     const char *certpath,
 				     const char *passphrase, char **err)
 {
-	struct signing_key *key = calloc(1, sizeof(*key));
+	struct signing_key *key = rcalloc(1, sizeof(*key));
 
-	if (!key) {
-		rasprintf(err, "%s: out of memory", keypath);
-		return NULL;
-	}
 	if (is_pkcs11_uri(keypath)) {
 		key->name = pkcs11_uri_for_display(keypath);
 		key->pkey = pkcs11_key_load(keypath, passphrase, &key->token,

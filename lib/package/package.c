@@ -26,8 +26,6 @@
 #define LEAD_SIZE		96
 #define LEAD_TYPE_SOURCE	1
 #define HEADER_INTRO_SIZE	16	/* magic (8), index length, data length */
-#define HEADER_MAX_TAGS		0xffff	/* rpm's limits for a main header */
-#define HEADER_MAX_DATA		0x0fffffff
 
 static const uint8_t lead_magic[4] = { 0xed, 0xab, 0xee, 0xdb };
 static const uint8_t header_magic[8] = { 0x8e, 0xad, 0xe8, 0x01, 0, 0, 0, 0 };
@@ -94,11 +92,7 @@ static Header read_header(const struct package *pkg, off_t off,
 			  pkg->path, what);
 		return NULL;
 	}
-	blob = malloc(blob_size);
-	if (!blob) {
-		rasprintf(err, "%s: out of memory reading %s", pkg->path, what);
-		return NULL;
-	}
+	blob = rmalloc(blob_size);
 	rc = pread_full(pkg->fd, blob, blob_size, off + 8);
 	if (rc) {
 		rasprintf(err, "%s: cannot read %s: %s", pkg->path, what,
@@ -205,8 +199,8 @@ int package_open(struct package *pkg, const char *path, char **err)
 	pkg->header_start = (sig_end + 7) & ~(off_t)7;
 	if (check_size(pkg, err))
 		goto fail;
-	pkg->h = read_header(pkg, pkg->header_start, HEADER_MAX_TAGS,
-			     HEADER_MAX_DATA, "main header",
+	pkg->h = read_header(pkg, pkg->header_start, RV_HEADER_MAX_TAGS,
+			     RV_HEADER_MAX_DATA, "main header",
 			     &pkg->payload_start, err);
 	if (!pkg->h || check_payload_size(pkg, err))
 		goto fail;

@@ -42,7 +42,7 @@ static char *digest_range(const struct package *pkg, int algo, off_t off,
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	/* under malloc's mmap threshold: no fresh pages to fault in per call */
 	size_t bufsize = 64 * 1024;
-	uint8_t *buf = malloc(bufsize);
+	uint8_t *buf = rmalloc(bufsize);
 	uint8_t out[EVP_MAX_MD_SIZE];
 	unsigned int outlen = 0;
 	char *hex = NULL;
@@ -52,7 +52,7 @@ static char *digest_range(const struct package *pkg, int algo, off_t off,
 			  pkg->path, algo);
 		goto out;
 	}
-	if (!ctx || !buf || !EVP_DigestInit_ex(ctx, md, NULL)) {
+	if (!ctx || !EVP_DigestInit_ex(ctx, md, NULL)) {
 		rasprintf(err, "%s: cannot compute a digest", pkg->path);
 		goto out;
 	}
@@ -70,11 +70,11 @@ static char *digest_range(const struct package *pkg, int algo, off_t off,
 		EVP_DigestUpdate(ctx, buf, (size_t)n);
 		off += n;
 	}
-	if (!EVP_DigestFinal_ex(ctx, out, &outlen) ||
-	    !(hex = malloc(2 * outlen + 1))) {
+	if (!EVP_DigestFinal_ex(ctx, out, &outlen)) {
 		rasprintf(err, "%s: cannot compute a digest", pkg->path);
 		goto out;
 	}
+	hex = rmalloc(2 * outlen + 1);
 	hex_encode(out, outlen, hex);
 out:
 	EVP_MD_CTX_free(ctx);
@@ -95,11 +95,8 @@ static int check_header_digest(const struct package *pkg, const char *want,
 	int rc = -1;
 
 	if (algo == RV_HASHALGO_SHA256 && sha256) {
-		got = malloc(2 * 32 + 1);
-		if (got)
-			hex_encode(sha256, 32, got);
-		else
-			rasprintf(err, "%s: out of memory", pkg->path);
+		got = rmalloc(2 * 32 + 1);
+		hex_encode(sha256, 32, got);
 	} else {
 		got = digest_range(pkg, algo, pkg->header_start,
 				   pkg->payload_start, err);
@@ -181,11 +178,7 @@ int package_payload_expect(const struct package *pkg,
 		return -1;
 	}
 	e->algo = algo;
-	e->hex = strdup(want);
-	if (!e->hex) {
-		rasprintf(err, "%s: out of memory", pkg->path);
-		return -1;
-	}
+	e->hex = rstrdup(want);
 	return 0;
 }
 

@@ -208,12 +208,7 @@ uint8_t *package_sighdr_bytes(const struct package *pkg, Header sigh,
 		free(blob);
 		return NULL;
 	}
-	out = calloc(1, padded);
-	if (!out) {
-		rasprintf(err, "%s: out of memory", pkg->path);
-		free(blob);
-		return NULL;
-	}
+	out = rcalloc(1, padded);
 	memcpy(out, header_magic, sizeof(header_magic));
 	memcpy(out + sizeof(header_magic), blob, blob_size);
 	free(blob);

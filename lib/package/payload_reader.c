@@ -256,22 +256,18 @@ struct payload_reader *payload_reader_new(const char *pkg, Header h,
 					  rpmfiles files, FD_t payload,
 					  char **err)
 {
-	struct payload_reader *r = calloc(1, sizeof(*r));
+	struct payload_reader *r = rcalloc(1, sizeof(*r));
 	int dc = rpmfilesDC(files);
 
-	if (!r)
-		goto nomem;
 	r->dc = dc;
 	r->pkg = pkg;
 	r->files = files;
 	r->fd = payload;
 	r->fc = rpmfilesFC(files);
-	r->buf = malloc(READ_SIZE);
-	r->seen = calloc((size_t)r->fc + 1, 1);
-	r->reldn = calloc((size_t)dc + 1, sizeof(*r->reldn));
-	r->reldn_len = calloc((size_t)dc + 1, sizeof(*r->reldn_len));
-	if (!r->buf || !r->seen || !r->reldn || !r->reldn_len)
-		goto nomem;
+	r->buf = rmalloc(READ_SIZE);
+	r->seen = rcalloc((size_t)r->fc + 1, 1);
+	r->reldn = rcalloc((size_t)dc + 1, sizeof(*r->reldn));
+	r->reldn_len = rcalloc((size_t)dc + 1, sizeof(*r->reldn_len));
 	for (int d = 0; d < dc; d++) {
 		const char *dn = rpmfilesDN(files, d);
 
@@ -286,10 +282,6 @@ struct payload_reader *payload_reader_new(const char *pkg, Header h,
 	}
 	r->by_order = unique_paths(r, h);
 	return r;
-nomem:
-	payload_reader_free(r);
-	rasprintf(err, "%s: out of memory", pkg);
-	return NULL;
 }
 
 void payload_reader_free(struct payload_reader *r)

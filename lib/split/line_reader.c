@@ -6,6 +6,7 @@
  * what is not exactly the documented form is refused.
  */
 #include "line_reader.h"
+#include "file_msg.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -29,16 +30,14 @@ void line_reader_free(struct line_reader *r)
 
 char *line_error(const struct line_reader *r, const char *fmt, ...)
 {
-	char *what = NULL, *msg = NULL;
+	char *where = NULL, *msg;
 	va_list ap;
 
+	rasprintf(&where, "%s: line %lu", r->name, r->lineno);
 	va_start(ap, fmt);
-	if (vasprintf(&what, fmt, ap) < 0)
-		what = NULL;
+	msg = prefixed_vmsg(where, fmt, ap);
 	va_end(ap);
-	rasprintf(&msg, "%s: line %lu: %s", r->name, r->lineno,
-		  what ? what : "(out of memory)");
-	free(what);
+	free(where);
 	return msg;
 }
 

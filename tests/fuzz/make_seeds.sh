@@ -13,7 +13,7 @@ p256_key=$FUZZ_SRC/key/signing-key.pem p256_cert=$FUZZ_SRC/key/cert.pem
 "$FUZZ_SRC/../../keys/rpm-verity-keygen" --type rsa --bits 2048 --subject /CN=seed/ "$SCRATCH/rsa" >/dev/null
 rsa_key=$SCRATCH/rsa/signing-key.pem rsa_cert=$SCRATCH/rsa/cert.pem
 
-gen="gen $SPECS/gen-content.py"
+gen="gen $TOOLS_DIR/gen-content.py"
 for c in gzip:w1.gzdio bzip2:w1.bzdio xz:w1.xzdio lzma:w1.lzdio none:w0.ufdio zstd:w1.zstdio; do
 	p=$(build_rpm "$FUZZ_SRC/seed.spec" "$SCRATCH/${c%%:*}" "${c#*:}" "$gen")
 	cp "$p" "$pkg/${c%%:*}-unsigned.rpm"

@@ -31,11 +31,18 @@ static inline int check_skip(const char *why)
 	return 77;
 }
 
-/* Print "N passed, M failed" and return the exit status. */
+/*
+ * Print "N passed, M failed" and return the exit status: 1 when a check
+ * failed or none ran (a test that checked nothing proves nothing).
+ */
 static inline int check_report(void)
 {
 	printf("%d passed, %d failed\n", check_count - check_failures,
 	       check_failures);
+	if (check_count == 0) {
+		printf("FAIL: no check ran\n");
+		return 1;
+	}
 	return check_failures ? 1 : 0;
 }
 

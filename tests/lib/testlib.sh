@@ -10,10 +10,13 @@
 #   bail MSG       what the rest needs is missing: stop now, status 1
 #   skip REASON    the test cannot run here: stop now, status 77 (ctest's
 #                  SKIP_RETURN_CODE)
-#   finish [NAME]  the count of checks (if any were counted); status 1 if
-#                  any failed, else 0; with NAME, a last line "PASS: NAME"
-#                  or "FAIL: NAME" (what the VM tests' host side looks for)
+#   finish [NAME]  the count of checks; status 1 if any failed or none
+#                  ran (a test that checked nothing proves nothing), else
+#                  0; with NAME, a last line "PASS: NAME" or "FAIL: NAME"
+#                  (what the VM tests' host side looks for)
 #   check, check_fails, check_eq: a command or a comparison as ok or fail
+#   expect_ok, expect_fail, expect_problem, expect_stdout, same_state:
+#                  a command's status and message, counted as a check
 # Beyond that: running a command and checking its exit status and message,
 # snapshots that prove inputs were left unchanged, building test packages.
 # ctest passes the paths through the environment (see tests/signer).
@@ -52,6 +55,12 @@ rpm_install_opts() {
 ok() {
 	TESTS_PASSED=$((TESTS_PASSED + 1))
 	echo "ok   - $* [${SECONDS}s]"
+}
+
+# _passed FAILED_BEFORE: a helper's check passed, unless a fail (after
+# keep_going) came since TESTS_FAILED was FAILED_BEFORE; counted silently.
+_passed() {
+	[ "$TESTS_FAILED" != "$1" ] || TESTS_PASSED=$((TESTS_PASSED + 1))
 }
 
 fail() {
@@ -103,8 +112,12 @@ keep_going() {
 
 # finish [NAME]: ends the test with the status its checks give.
 finish() {
-	[ $((TESTS_PASSED + TESTS_FAILED)) = 0 ] ||
-		echo "# $TESTS_PASSED passed, $TESTS_FAILED failed"
+	echo "# $TESTS_PASSED passed, $TESTS_FAILED failed"
+	if [ $((TESTS_PASSED + TESTS_FAILED)) = 0 ]; then
+		echo "FAIL - no check ran: the test proves nothing" >&2
+		[ $# = 0 ] || echo "FAIL: $*"
+		exit 1
+	fi
 	if [ "$TESTS_FAILED" = 0 ]; then
 		[ $# = 0 ] || echo "PASS: $*"
 		exit 0
@@ -140,7 +153,7 @@ note() {
 # and all of stdin is read. grep -q stops at the first match, so the writer
 # of the pipe can die of SIGPIPE on its next write, and under `set -o
 # pipefail` (tests/vm, tests/distro) the pipeline is then false although
-# the line was there: a race, lost only under load (CI, session 11).
+# the line was there: a race, lost only under load (seen in CI at 9d7338e).
 matches() {
 	local rc=0
 	grep -q "$@" || rc=$?
@@ -203,7 +216,7 @@ _show() {
 
 # expect_ok WHAT CMD...: CMD must succeed.
 expect_ok() {
-	local what=$1
+	local what=$1 failed=$TESTS_FAILED
 	shift
 	run "$@"
 	if [ "$RC" != 0 ]; then
@@ -215,12 +228,13 @@ expect_ok() {
 		_show "$@"
 		fail "$what: sanitizer report"
 	fi
+	_passed "$failed"
 }
 
 # expect_fail WHAT REGEX CMD...: CMD must fail (not crash) and say REGEX
 # (grep -E, case-insensitive) on stderr.
 expect_fail() {
-	local what=$1 re=$2
+	local what=$1 re=$2 failed=$TESTS_FAILED
 	shift 2
 	run "$@"
 	if [ "$RC" = 0 ]; then
@@ -240,12 +254,13 @@ expect_fail() {
 		fail "$what: stderr does not match /$re/"
 	fi
 	echo "   $what: refused (exit $RC): $(head -1 "$ERR")"
+	_passed "$failed"
 }
 
 # expect_problem WHAT REGEX CMD...: like expect_fail, for commands that
 # report findings (rpm-verity verify): REGEX may be on stdout or stderr.
 expect_problem() {
-	local what=$1 re=$2
+	local what=$1 re=$2 failed=$TESTS_FAILED
 	shift 2
 	run "$@"
 	if [ "$RC" = 0 ] || [ "$RC" -ge 124 ] || grep -q 'runtime error\|Sanitizer' "$ERR" ||
@@ -254,11 +269,17 @@ expect_problem() {
 		fail "$what: expected a clean failure mentioning /$re/"
 	fi
 	echo "   $what: refused (exit $RC): $(cat "$OUT" "$ERR" | head -1)"
+	_passed "$failed"
 }
 
 # expect_stdout REGEX: the last run's stdout matches REGEX (grep -E).
 expect_stdout() {
-	grep -qE -- "$1" "$OUT" || { _show "(last command)"; fail "stdout does not match /$1/"; }
+	if grep -qE -- "$1" "$OUT"; then
+		_passed "$TESTS_FAILED"
+	else
+		_show "(last command)"
+		fail "stdout does not match /$1/"
+	fi
 }
 
 # state DIR: every name in DIR (hidden ones too) with its content's hash and
@@ -276,6 +297,8 @@ same_state() {
 		echo "  changes in $2:" >&2
 		diff <(echo "$3") <(echo "$now") | sed 's/^/  /' >&2
 		fail "$1: $2 changed (input not left as it was, or a temporary file remains)"
+	else
+		_passed "$TESTS_FAILED"
 	fi
 }
 

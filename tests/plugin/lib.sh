@@ -56,16 +56,20 @@ run_rpm() {
 }
 
 show() { echo "--- rpm output:" >&2; cat "$T/out" >&2; }
+# Each counts as a check (testlib.sh's finish fails a test with none).
 expect_rc() { # WANT WHAT
+	local failed=$TESTS_FAILED
 	if [ "$1" = 0 ] && [ "$RC" != 0 ]; then show; fail "$2: rpm failed ($RC)"; fi
 	if [ "$1" != 0 ] && [ "$RC" = 0 ]; then show; fail "$2: rpm succeeded"; fi
-	return 0
+	_passed "$failed"
 }
 expect_out() { # REGEX WHAT
-	grep -q -E -- "$1" "$T/out" || { show; fail "$2: no line matching /$1/"; }
+	if grep -q -E -- "$1" "$T/out"; then _passed "$TESTS_FAILED"
+	else show; fail "$2: no line matching /$1/"; fi
 }
 expect_no_out() { # REGEX WHAT
-	if grep -q -E -- "$1" "$T/out"; then show; fail "$2: unexpected /$1/"; fi
+	if grep -q -E -- "$1" "$T/out"; then show; fail "$2: unexpected /$1/"
+	else _passed "$TESTS_FAILED"; fi
 }
 count_out() { grep -c -E -- "$1" "$T/out" || true; }
 

@@ -38,5 +38,6 @@ for pkg in many kinds; do
 	done
 	note "$pkg: $kills kills landed, $originals left the original"
 	[ $kills -ge 3 ] || fail "$pkg: too few kills landed during signing ($kills)"
+	ok "$pkg: $kills kills during signing left the original or the signed package, nothing else"
 done
 finish "$TEST"

@@ -35,6 +35,13 @@ for n in /opt/rvt/ghost.log /opt/rvt/ghostdir /opt/rvt/symlink /opt/rvt/dangling
 done
 [ -n "$(sig_of /etc/rvt.conf)" ] || fail "%config /etc/rvt.conf has no signature"
 
+note "sign counts the files it signed, not the empty entries"
+nsig=$(awk -F'\t' '$2 != ""' "$SCRATCH/pairs" | wc -l)
+nall=$(wc -l <"$SCRATCH/pairs")
+[ "$nsig" -lt "$nall" ] || fail "kinds has no empty entries ($nsig of $nall signed)"
+run "$RPMVERITY" sign --key "$KEY" --cert "$CERT" -o "$SCRATCH/out" "$in"
+expect_stdout "^$SCRATCH/out/kinds.rpm: signed $nsig files [(]sha256[)]$"
+
 note "verify --list: each kind signed, protected, and its entry"
 expect_ok "verify --list" "$RPMVERITY" verify --list "$out"
 cp "$OUT" "$SCRATCH/list"

@@ -16,7 +16,7 @@ if [ "$(qf "$src" '%{RPMFORMAT}')" = 6 ]; then
 	note "rpm writes v6 packages: crafting from a v4 build (%_rpmformat 4)"
 	rm -f "$src"
 	src=$(build_rpm "$SPECS/kinds.spec" "$SCRATCH/src4" w0.ufdio \
-		"gen $SPECS/gen-content.py" "_rpmformat 4")
+		"gen $TOOLS_DIR/gen-content.py" "_rpmformat 4")
 	mv "$src" "$SCRATCH/src/kinds-none.rpm"
 	src=$SCRATCH/src/kinds-none.rpm
 fi

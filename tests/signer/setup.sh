@@ -19,7 +19,7 @@ stop_gpg_agent_at_exit
 gpg --batch --quiet --passphrase '' --quick-gen-key "$GPG_NAME" rsa2048 sign never 2>/dev/null
 gpg --batch --quiet --armor --export "$GPG_NAME" >"$KEYS/gpg-pub.asc"
 
-gen="gen $SPECS/gen-content.py"
+gen="gen $TOOLS_DIR/gen-content.py"
 note "packages"
 p=$(build_rpm "$SPECS/kinds.spec" "$SCRATCH/z" w1.zstdio "$gen" "with_big 1")
 mv "$p" "$PKGS/kinds.rpm"

@@ -14,7 +14,7 @@ scratch
 key rsa2048
 
 good=$(build_rpm "$SPECS/plain.spec" "$SCRATCH/in" w1.zstdio \
-	"gen $SPECS/gen-content.py" "_rpmformat 6")
+	"gen $TOOLS_DIR/gen-content.py" "_rpmformat 6")
 [ "$(qf "$good" '%{RPMFORMAT}')" = 6 ] || fail "rpmbuild did not make a v6 package"
 [ "$(qf "$good" '%{PAYLOADSHA256ALGO}')" = "(none)" ] ||
 	fail "a v6 package with PAYLOADSHA256ALGO: this test no longer covers the default"

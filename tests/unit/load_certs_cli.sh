@@ -24,7 +24,7 @@ export HOME=$T/home
 
 got=$("$L" --root "$T/root" --print-config | tr '\n' ' ')
 want="cert $T/root/vendor/x.pem cert $T/root/vendor/y.pem cert $T/root/etc/pki/rpm-verity/a.der cert $T/root/etc/pki/rpm-verity/b.pem cert $T/root/etc/pki/rpm-verity/c.crt trust builtin_and_secondary_trusted lock 1 require-signatures 0 "
-[ "$got" = "$want" ] || fail "--print-config: got '$got', want '$want'"
+check_eq "--print-config" "$got" "$want"
 
 got=$("$L" --root "$T/root" --no-lock --require-signatures -p /extra.pem | tr '\n' ' ')
 case $got in *"cert /extra.pem trust builtin_and_secondary_trusted lock 0 require-signatures 1 ") ;;
@@ -34,9 +34,9 @@ got=$("$L" --no-config -p /only.pem | tr '\n' ' ')
 	fail "--no-config: got '$got'"
 printf '%%_fsverity_keyring_trust builtin_trusted\n' >>"$T/home/.rpmmacros"
 got=$("$L" --root "$T/root" -p | grep '^trust')
-[ "$got" = "trust builtin_trusted" ] || fail "%_fsverity_keyring_trust: got '$got'"
+check_eq "%_fsverity_keyring_trust" "$got" "trust builtin_trusted"
 got=$("$L" --root "$T/root" --trust none -p | grep '^trust')
-[ "$got" = "trust none" ] || fail "--trust overrides the macro: got '$got'"
+check_eq "--trust overrides the macro" "$got" "trust none"
 
 # expect_error WANT-REGEX ARGS...: exits 1 and says WANT on stderr.
 expect_error() {
@@ -46,6 +46,7 @@ expect_error() {
 	[ $rc = 1 ] || { cat "$T/out"; fail "$*: exit $rc, want 1"; }
 	grep -qE -- "$want" "$T/out" || { cat "$T/out"; fail "$*: no /$want/"; }
 	! grep -q 'certificates\? from' "$T/out" || fail "$*: reported a load"
+	ok "refused: $*"
 }
 expect_error "cannot read certificate $T/none.pem: No such file or directory" \
 	--no-config "$T/none.pem"

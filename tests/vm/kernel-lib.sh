@@ -49,21 +49,10 @@ mount_ext4() {
 	mount -t ext4 "$1" "$2" || fail "mount ext4 $1 on $2"
 }
 
-# make_file PATH MB: file of MB MiB of deterministic, non-repeating data.
+# make_file PATH MB: file of MB MiB of deterministic, non-repeating data
+# (tests/tools/gen-content.py, as the test packages' files).
 make_file() {
-	$PY - "$1" "$2" <<'PYEOF' || fail "cannot write $1"
-import hashlib, sys
-path, mb = sys.argv[1], float(sys.argv[2])
-left = int(mb * 1048576)
-seed = path.encode()
-with open(path, "wb") as f:
-    i = 0
-    while left > 0:
-        block = hashlib.sha256(seed + i.to_bytes(8, "little")).digest() * 2048
-        f.write(block[:left])
-        left -= len(block)
-        i += 1
-PYEOF
+	$PY "$TOOLS_DIR/gen-content.py" "$1" "$2M" || fail "cannot write $1"
 }
 
 # measured PATH: the digest the kernel reports for a verity file.

@@ -60,6 +60,7 @@ for fs in btrfs ext4; do
 done
 [ "$(stat -c %s "$w/part.btrfs")" = 5000 ] || fail "partial merkle_tree read has the wrong size"
 cmp "$w/part.btrfs" "$w/part.ext4" || fail "partial merkle_tree differs"
+ok "btrfs's metadata reads agree with ext4's, whole and in part"
 
 umount "$MNT" "$MNT2"
 finish kernel-read-metadata

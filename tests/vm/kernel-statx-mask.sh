@@ -35,5 +35,6 @@ for mnt in sys.argv[1:]:
         print(f"{path}: attributes {attrs:#x} mask {mask:#x}")
 sys.exit(bad)
 PYEOF
+ok "statx reports STATX_ATTR_VERITY, and its mask, on btrfs as on ext4"
 umount "$MNT" "$MNT2"
 finish kernel-statx-mask

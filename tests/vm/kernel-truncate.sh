@@ -48,5 +48,6 @@ echo 3 >/proc/sys/vm/drop_caches
 umount "$MNT" && mount -t btrfs "$SCRATCH_DEV" "$MNT" || fail "remount"
 [ "$(sha256sum <"$f")" = "$before" ] || fail "contents of $f changed after remount"
 [ "$(measured "$f")" = "$digest" ] || fail "digest of $f changed"
+ok "truncate refused, the file's contents and digest kept across a remount"
 umount "$MNT"
 finish kernel-truncate
