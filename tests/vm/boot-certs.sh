@@ -29,6 +29,8 @@ for phase in install noloader loader; do
 		tail -40 "$work/$phase.out"
 		[ $phase = install ] && bail "boot $phase ended with status $rc"
 		fail "boot $phase ended with status $rc"
+	else
+		ok "boot $phase: every check of the guest passed"
 	fi
 done
 finish boot-certs

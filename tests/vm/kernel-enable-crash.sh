@@ -42,9 +42,11 @@ for ((i = 1; i <= crashes; i++)); do
 		cat "$work/out"
 		fail "crash boot $i ended with status $rc instead of being killed"
 	fi
+	ok "crash boot $i killed during or after the enable"
 	seen[$state]=1
 	echo "boot $i: found $state (${items:-?} Merkle items on disk before mount); then killed $delay s into the enable (enable had finished: $([ "$done" = 0 ] && echo no || echo yes))"
 done
 vm final || { cat "$work/out"; fail "check after the last crash"; }
+ok "the final boot found every file consistent"
 echo "final boot: found $(sed -n 's/.*CRASH-STATE \([a-z]*\).*/\1/p' "$work/out" | tail -1)"
 finish "kernel-enable-crash ($crashes crashes; states seen: ${!seen[*]})"

@@ -135,4 +135,5 @@ fsverity enable "$MNT/big" || fail "enable once the fillers are gone"
 [ "$(measured "$MNT/big")" = "$(expected "$MNT/big")" ] || fail "wrong digest after the enable"
 umount "$MNT" || fail "final umount"
 btrfs_check "$SCRATCH_DEV"
+ok "the failed enable rolled back: writable, no items left, mounts again, enables after the fillers go"
 finish kernel-enospc-rollback
