@@ -218,7 +218,7 @@ dmesg | grep 'type=1422' | sed 's/^/  logged: /'
 check_eq "IPE logs each refusal: a policy-load record with res=0 errno=-126 (ENOKEY)" \
 	"$(dmesg | grep 'type=1422' | grep -c 'policy_name=? .* res=0 errno=-126')" 4
 check_eq "and each policy it took, by name (res=1)" \
-	"$(dmesg | grep 'type=1422' | grep 'res=1' | grep -o 'policy_name="[a-z-]*"' | sort | xargs)" \
+	"$(dmesg | grep 'type=1422' | grep 'res=1' | grep -o 'policy_name="[a-z-]*"' | sort | paste -sd' ')" \
 	'policy_name="sig-inter-chain" policy_name="sig-minted" policy_name="sig-pkg-kernelca" policy_name="sig-policy"'
 check "no policy of a refused signer was loaded" bash -c \
 	"cd $IPE/policies && ! ls -d sig-inter-alone sig-pkg sig-pkg-chain sig-pkgca 2>/dev/null"
