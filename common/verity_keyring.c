@@ -85,8 +85,21 @@ static bool keyring_has(key_serial_t ring, const char *want_desc,
 	return found;
 }
 
+/* The CA file of a "ca:FILE" trust; NULL for the others. */
+static const char *trust_ca_file(const char *trust)
+{
+	size_t n = strlen(VERITY_TRUST_CA_PREFIX);
+
+	return strncmp(trust, VERITY_TRUST_CA_PREFIX, n) == 0 ? trust + n :
+								NULL;
+}
+
 bool verity_trust_valid(const char *name)
 {
+	const char *ca = name ? trust_ca_file(name) : NULL;
+
+	if (ca)
+		return ca[0] == '/' && strpbrk(ca, " \t\n") == NULL;
 	return name && (strcmp(name, VERITY_TRUST_DEFAULT) == 0 ||
 			strcmp(name, VERITY_TRUST_BUILTIN) == 0 ||
 			strcmp(name, VERITY_TRUST_NONE) == 0);
@@ -97,8 +110,13 @@ const char *verity_restriction_describe(const struct verity_keyring_result *r,
 {
 	switch (r->restriction) {
 	case VERITY_RESTRICTION_TRUST:
-		snprintf(buf, size, "keyring restricted to certificates "
-			 "signed by %s keys", r->trusted);
+		if (trust_ca_file(r->trusted))
+			snprintf(buf, size, "keyring restricted to certificates "
+				 "signed by the CA in %s",
+				 trust_ca_file(r->trusted));
+		else
+			snprintf(buf, size, "keyring restricted to certificates "
+				 "signed by %s keys", r->trusted);
 		return buf;
 	case VERITY_RESTRICTION_LOCKED:
 		return "keyring locked";
@@ -110,29 +128,13 @@ const char *verity_restriction_describe(const struct verity_keyring_result *r,
 	return "keyring open to any certificate";
 }
 
-/*
- * Restricts ring to certificates signed by trust's keys: 0 or an errno.
- * A kernel without a secondary trusted keyring does not know
- * builtin_and_secondary_trusted (EINVAL); it trusts its builtin keys only,
- * and that, the stricter rule, is applied then. *used says which.
- */
-static int restrict_to_trusted(key_serial_t ring, const char *trust,
-			       const char **used)
-{
-	*used = trust;
-	if (keyctl_restrict_keyring(ring, "asymmetric", trust) == 0)
-		return 0;
-	if (errno != EINVAL || strcmp(trust, VERITY_TRUST_DEFAULT) != 0)
-		return errno;
-	*used = VERITY_TRUST_BUILTIN;
-	return keyctl_restrict_keyring(ring, "asymmetric", *used) == 0 ? 0 :
-									 errno;
-}
-
-static const char *add_key_reason(int err)
+static const char *add_key_reason(const struct verity_keyring_opts *o,
+				  int err)
 {
 	switch (err) {
 	case ENOKEY:
+		if (o->trust && trust_ca_file(o->trust))
+			return "not signed by the keyring's CA (trust ca:)";
 		return "not signed by a key the kernel trusts (its builtin or "
 		       "secondary trusted keyring)";
 	case EBADMSG:
@@ -158,7 +160,7 @@ static bool add_cert(const struct verity_keyring_opts *o,
 
 	if (key < 0) {
 		LOG(o, o->fail_level, "verity: certificate %s not loaded: %s\n",
-		    file, add_key_reason(errno));
+		    file, add_key_reason(o, errno));
 		r->failed++;
 		return false;
 	}
@@ -176,7 +178,7 @@ static bool add_cert(const struct verity_keyring_opts *o,
 		    ".fs-verity keyring: %s\n", file,
 		    errno == EPERM || errno == EACCES ?
 		    "the keyring is locked or not writable" :
-		    add_key_reason(errno));
+		    add_key_reason(o, errno));
 		r->failed++;
 		ok = false;
 	} else {
@@ -323,6 +325,65 @@ static bool read_certs(const struct verity_keyring_opts *o,
 	return ok;
 }
 
+/*
+ * trust "ca:FILE": ring takes only certificates the CA in FILE signed. The
+ * kernel parses the CA's certificate into the process keyring and the
+ * restriction keeps a reference of its own, so the key is unlinked again.
+ * The kernel does not check the CA against its trusted keys (it should
+ * chain to none of them). 0 or an errno.
+ */
+static int restrict_to_ca(const struct verity_keyring_opts *o,
+			  key_serial_t ring, const char *file)
+{
+	struct cert_list l = { 0 };
+	char restriction[32];
+	key_serial_t ca;
+	int err = 0;
+
+	if (!read_cert_file(o, file, &l)) {
+		err = errno ? errno : EINVAL;
+	} else if (l.n != 1) {
+		LOG(o, o->fail_level, "verity: %s holds %zu certificates; "
+		    "the CA's file must hold one\n", file, l.n);
+		err = EINVAL;
+	} else if ((ca = add_key("asymmetric", "", l.certs[0].der,
+				 (size_t)l.certs[0].len,
+				 KEY_SPEC_PROCESS_KEYRING)) < 0) {
+		err = errno;
+	} else {
+		snprintf(restriction, sizeof(restriction), "key_or_keyring:%d",
+			 (int)ca);
+		if (keyctl_restrict_keyring(ring, "asymmetric",
+					    restriction) < 0)
+			err = errno;
+		keyctl_unlink(ca, KEY_SPEC_PROCESS_KEYRING);
+	}
+	cert_list_free(&l);
+	return err;
+}
+
+/*
+ * Restricts ring to certificates signed by trust's keys: 0 or an errno.
+ * A kernel without a secondary trusted keyring does not know
+ * builtin_and_secondary_trusted (EINVAL); it trusts its builtin keys only,
+ * and that, the stricter rule, is applied then. *used says which.
+ */
+static int restrict_to_trusted(const struct verity_keyring_opts *o,
+			       key_serial_t ring, const char *trust,
+			       const char **used)
+{
+	*used = trust;
+	if (trust_ca_file(trust))
+		return restrict_to_ca(o, ring, trust_ca_file(trust));
+	if (keyctl_restrict_keyring(ring, "asymmetric", trust) == 0)
+		return 0;
+	if (errno != EINVAL || strcmp(trust, VERITY_TRUST_DEFAULT) != 0)
+		return errno;
+	*used = VERITY_TRUST_BUILTIN;
+	return keyctl_restrict_keyring(ring, "asymmetric", *used) == 0 ? 0 :
+									 errno;
+}
+
 static bool load_certs(const struct verity_keyring_opts *o,
 		       struct verity_keyring_result *r,
 		       const struct cert_list *l, key_serial_t ring,
@@ -344,7 +405,7 @@ static bool load_certs(const struct verity_keyring_opts *o,
 	}
 	/* The kernel checks each certificate here, whatever .fs-verity is. */
 	if (strcmp(trust, VERITY_TRUST_NONE) != 0 &&
-	    (err = restrict_to_trusted(staging, trust, &used)) != 0) {
+	    (err = restrict_to_trusted(o, staging, trust, &used)) != 0) {
 		LOG(o, o->fail_level, "verity: cannot restrict a staging "
 		    "keyring to %s keys: %s; no certificate loaded\n", trust,
 		    strerror(err));
@@ -370,7 +431,7 @@ static bool restrict_keyring(const struct verity_keyring_opts *o,
 		    "any certificate (%%_fsverity_keyring_trust none)\n");
 		return true;
 	}
-	err = restrict_to_trusted(ring, trust, &r->trusted);
+	err = restrict_to_trusted(o, ring, trust, &r->trusted);
 	if (err == 0) {
 		r->restriction = VERITY_RESTRICTION_TRUST;
 		LOG(o, LOG_DEBUG, "verity: .fs-verity keyring restricted to "

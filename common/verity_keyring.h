@@ -28,11 +28,22 @@ typedef void (*verity_log_fn)(void *ctx, int level, const char *fmt, ...)
 #define VERITY_TRUST_DEFAULT "builtin_and_secondary_trusted"
 #define VERITY_TRUST_BUILTIN "builtin_trusted"
 #define VERITY_TRUST_NONE "none"
-/* The three, for messages. */
+/*
+ * "ca:/path/ca.pem": only certificates the CA in that file signed itself
+ * (the kernel's key_or_keyring restriction). The CA need not chain to a key
+ * the kernel trusts, and should not: the kernel takes a signed IPE policy
+ * from any key that does, so a package CA outside its keyrings keeps
+ * package-signing keys from signing one (README, "Who can sign an IPE
+ * policy"). Whoever restricts first decides, so the file comes from the
+ * initramfs.
+ */
+#define VERITY_TRUST_CA_PREFIX "ca:"
+/* The choices, for messages. */
 #define VERITY_TRUST_CHOICES \
-	VERITY_TRUST_DEFAULT ", " VERITY_TRUST_BUILTIN " or " VERITY_TRUST_NONE
+	VERITY_TRUST_DEFAULT ", " VERITY_TRUST_BUILTIN ", " \
+	VERITY_TRUST_CA_PREFIX "/PATH/TO/CA or " VERITY_TRUST_NONE
 
-/* Whether name is one of the three above. */
+/* Whether name is one of the choices above (ca: with an absolute path). */
 bool verity_trust_valid(const char *name);
 
 /* What restricts .fs-verity after a load. */
@@ -65,7 +76,8 @@ struct verity_keyring_result {
 	unsigned int keyring_keys; /* keys in .fs-verity afterwards */
 	bool reached;		/* the keyring was found and worked on */
 	enum verity_restriction restriction; /* afterwards */
-	const char *trusted;	/* restricted to certificates these signed */
+	const char *trusted;	/* restricted to certificates these signed
+				 * (a VERITY_TRUST_* name, or ca:FILE) */
 	bool required;		/* require_signatures was set */
 };
 

@@ -47,6 +47,6 @@ expect_out 'verity: %_fsverity_policy is "bogus"; it must be enforce, warn or of
 new_root bogus-trust
 run_rpm -i --define "_fsverity_keyring_trust anyone" "$PKGS/signed-1.rpm"
 expect_rc 1 "unknown keyring trust"
-expect_out 'verity: %_fsverity_keyring_trust is "anyone"; it must be builtin_and_secondary_trusted, builtin_trusted or none' \
+expect_out 'verity: %_fsverity_keyring_trust is "anyone"; it must be builtin_and_secondary_trusted, builtin_trusted, ca:/PATH/TO/CA or none' \
 	"unknown keyring trust"
 finish "enforce refuses, warn warns, off is silent"

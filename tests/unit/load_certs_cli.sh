@@ -37,6 +37,8 @@ got=$("$L" --root "$T/root" -p | grep '^trust')
 check_eq "%_fsverity_keyring_trust" "$got" "trust builtin_trusted"
 got=$("$L" --root "$T/root" --trust none -p | grep '^trust')
 check_eq "--trust overrides the macro" "$got" "trust none"
+got=$("$L" --root "$T/root" --trust ca:/etc/pki/package-ca.pem -p | grep '^trust')
+check_eq "--trust ca:FILE" "$got" "trust ca:/etc/pki/package-ca.pem"
 
 # expect_error WANT-REGEX ARGS...: exits 1 and says WANT on stderr.
 expect_error() {
@@ -54,8 +56,9 @@ echo "not a certificate" >"$T/junk.pem"
 expect_error "$T/junk.pem holds no X.509 certificate" --no-config "$T/junk.pem"
 expect_error "white space in a certificate file name" --no-config "$T/a b.pem"
 expect_error "no certificate configured" --no-config
-expect_error 'keyring trust "anything" \(--trust\) is not builtin_and_secondary_trusted, builtin_trusted or none' \
+expect_error 'keyring trust "anything" \(--trust\) is not builtin_and_secondary_trusted, builtin_trusted, ca:/PATH/TO/CA or none' \
 	--no-config --trust anything /x.pem
+expect_error 'keyring trust "ca:relative.pem" \(--trust\) is not' --no-config --trust ca:relative.pem /x.pem
 printf '%%_fsverity_keyring_trust secondary\n' >>"$T/home/.rpmmacros"
 expect_error 'keyring trust "secondary" \(%_fsverity_keyring_trust\) is not' --root "$T/root"
 rc=0

@@ -50,41 +50,6 @@ RPMV_DEFINES=(--define "_fsverity_boot_loader_warning 0")
 T=/tmp/ipe-work
 mkdir -p $T
 
-# write_status FILE DATA: one write(2) of DATA's bytes to FILE; "ok" or the errno name.
-write_status() {
-	python3 - "$1" "$2" <<'PY'
-import errno, os, sys
-data = open(sys.argv[2], "rb").read()
-try:
-    fd = os.open(sys.argv[1], os.O_WRONLY)
-    try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
-    print("ok")
-except OSError as e:
-    print(errno.errorcode.get(e.errno, str(e.errno)))
-PY
-}
-# result PROBE: what ipe-probe printed for PROBE in $T/probe.out.
-result() { awk -F'\t' -v p="$1" '$1 == p { print $2; exit }' $T/probe.out; }
-# ipe_denied HOOK PATH: an IPE audit record of a denial under enforcement
-# for HOOK and PATH (audit hex-encodes a path with a space in it).
-# kauditd prints records a moment after the event.
-ipe_denied() {
-	local hook=$1 path=$2 want i
-	case $path in
-	*[\ \"]*) want="path=$(printf '%s' "$path" | od -An -tx1 | tr -d ' \n' | tr a-f A-F) " ;;
-	*) want="path=\"$path\"" ;;
-	esac
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		dmesg | grep 'type=1420' | grep "ipe_hook=$hook enforcing=1" | matches -F "$want" && return 0
-		sleep 0.3
-	done
-	dmesg | grep 'type=1420' | sed 's/^/  logged: /' | tail -5
-	return 1
-}
-
 mnt=/tmp/ipe-$fs
 mkfs_mount "$fs" "$SCRATCH_DEV" "$mnt"
 new_root "$mnt"
