@@ -45,22 +45,6 @@ merkle_1k() {
 	[ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "$min" -ge 3 ]; }
 }
 
-# fiemap FILE: "logical physical length flags" (bytes, flags in hex) per extent.
-fiemap() {
-	python3 - "$1" <<'PY'
-import fcntl, struct, sys
-count = 8
-buf = bytearray(struct.pack("<QQIIII", 0, 2**64 - 1, 1, 0, count, 0) + bytes(56 * count))
-with open(sys.argv[1], "rb") as f:
-    fcntl.ioctl(f.fileno(), 0xC020660B, buf)   # FS_IOC_FIEMAP, FIEMAP_FLAG_SYNC
-n = struct.unpack_from("<I", buf, 20)[0]
-for i in range(n):
-    lo, ph, ln = struct.unpack_from("<QQQ", buf, 32 + 56 * i)
-    fl = struct.unpack_from("<I", buf, 32 + 56 * i + 40)[0]
-    print(lo, ph, ln, hex(fl))
-PY
-}
-
 # write_at DEV OFFSET HEX: HEX bytes at byte OFFSET of DEV, synced.
 write_at() {
 	python3 - "$@" <<'PY'
@@ -77,13 +61,6 @@ expect_bytes() {
 	local got
 	got=$(dd if="$1" bs=1 skip="$2" count=$((${#3} / 2)) status=none | od -An -tx1 | tr -d ' \n') &&
 		[ "$got" = "$3" ] || { echo "  $1 at $2: ${got:-read failed}, want $3"; return 1; }
-}
-
-# is_inline FILE: fiemap flags FIEMAP_EXTENT_DATA_INLINE (0x200) on its one extent.
-is_inline() {
-	local fl
-	fl=$(fiemap "$1" | awk 'NR == 1 { print $4 }')
-	[ -n "$fl" ] && [ $((fl & 0x200)) != 0 ]
 }
 
 direct_read_fails() { ! dd if="$1" of=/dev/null bs=4096 iflag=direct status=none 2>/dev/null; }
