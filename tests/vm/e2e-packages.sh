@@ -81,7 +81,7 @@ echo "# item 2b: a file smaller than a block, tampered with underneath"
 # fixed (btrfs-inline-poke); on ext4 it has a block, changed on the device.
 mkfs_mount "$fs" "$SCRATCH_DEV2" "$mnt" inline
 new_root "$mnt"
-check "install vm-demo-1 on a fresh $fs (inline files allowed)" rpmv enforce -i "$PKGS/vm-demo-1.rpm"
+check "install vm-demo-1 on a fresh $fs (btrfs: inline files allowed)" rpmv enforce -i "$PKGS/vm-demo-1.rpm"
 small=$mnt/usr/share/vm-demo/small
 small_text="a small file of vm-demo 1"
 check "the small file has verity" has_verity "$small"
