@@ -6,7 +6,8 @@
 # on verity files and leave nothing behind (item 5); a block of an installed
 # file changed on the raw device makes reads fail with EIO, mmap fault and
 # the corrupted binary refuse to run, while untouched files still read, and
-# the kernel log names fs-verity (item 2).
+# the kernel log names fs-verity (item 2); the same for the package's file
+# smaller than a block, inline in btrfs's metadata by default (item 2b).
 # Items 1 and 5 use SCRATCH_DEV, item 2 a fresh filesystem on SCRATCH_DEV2.
 # usage: e2e-packages.sh btrfs|ext4
 . "$(dirname "$0")/lib.sh"
@@ -71,5 +72,38 @@ check "untouched files still read and match" bash -c \
 check "the untouched script still runs" "$mnt/usr/bin/vm-demo-hello"
 check "the kernel log names fs-verity" kernel_log_has 'fs-verity.*FILE CORRUPTED'
 dmesg | grep -iE 'verity|corrupt' | head -5
+umount "$mnt"
+
+echo "# item 2b: a file smaller than a block, tampered with underneath"
+# On btrfs mounted as it is by default (max_inline=2048) the package's
+# 27-byte file "small" is inline: its data is in its leaf of the fs tree,
+# not in a block of its own, so it is changed there and the leaf's checksum
+# fixed (btrfs-inline-poke); on ext4 it has a block, changed on the device.
+mkfs_mount "$fs" "$SCRATCH_DEV2" "$mnt" inline
+new_root "$mnt"
+check "install vm-demo-1 on a fresh $fs (btrfs: inline files allowed)" rpmv enforce -i "$PKGS/vm-demo-1.rpm"
+small=$mnt/usr/share/vm-demo/small
+small_text="a small file of vm-demo 1"
+check "the small file has verity" has_verity "$small"
+ino=$(stat -c %i "$small")
+if [ "$fs" = btrfs ]; then
+	check "the small file is inline in btrfs's metadata" is_inline "$small"
+	umount "$mnt" || bail "umount $mnt"
+	# "a small" becomes "X small"
+	btrfs-inline-poke "$SCRATCH_DEV2" "$ino" 0 58 | sed 's/^/  /'
+	check "its inline byte changed in the leaf, checksum fixed" test "${PIPESTATUS[0]}" = 0
+	mount -o nodatasum,max_inline=2048 "$SCRATCH_DEV2" "$mnt" || bail "mount $SCRATCH_DEV2 again"
+else
+	sync
+	off=$(find-bytes "$SCRATCH_DEV2" "$small_text") || bail "the small file is not on $SCRATCH_DEV2"
+	poke-byte "$SCRATCH_DEV2" "$off" || bail "cannot write $SCRATCH_DEV2"
+fi
+drop_caches
+dmesg -C
+check "reading the tampered small file fails with EIO" read_fails_eio "$small"
+check "mmap of the tampered small file faults (SIGBUS)" mmap_faults "$small"
+check "the kernel log names fs-verity" kernel_log_has 'fs-verity.*FILE CORRUPTED'
+check "untouched files still read and match" \
+	cmp "$mnt/usr/share/vm-demo/data-1" "$PKGS/payload/vm-demo-1.rpm/usr/share/vm-demo/data-1"
 umount "$mnt"
 finish

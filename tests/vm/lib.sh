@@ -18,13 +18,17 @@ rpm_install_opts
 
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
-# mkfs_mount FSTYPE DEV DIR: fresh filesystem; btrfs without data checksums
-# and inline extents, so a changed block reaches fs-verity and nothing else.
+# mkfs_mount FSTYPE DEV DIR [inline]: fresh filesystem; btrfs without data
+# checksums and inline extents, so a changed block reaches fs-verity and
+# nothing else; with "inline", btrfs keeps files up to 2,048 bytes in its
+# metadata leaves as it does by default (tests/tools/btrfs-inline-poke
+# changes them there).
 mkfs_mount() {
-	local fs=$1 dev=$2 dir=$3
+	local fs=$1 dev=$2 dir=$3 inl=max_inline=0
+	[ "${4:-}" = inline ] && inl=max_inline=2048
 	mkdir -p "$dir"
 	case $fs in
-	btrfs) mkfs.btrfs -q -f "$dev" >/dev/null && mount -o nodatasum,max_inline=0 "$dev" "$dir" ;;
+	btrfs) mkfs.btrfs -q -f "$dev" >/dev/null && mount -o nodatasum,$inl "$dev" "$dir" ;;
 	ext4) mkfs.ext4 -q -F -O verity "$dev" >/dev/null && mount "$dev" "$dir" ;;
 	*) bail "mkfs_mount: unknown filesystem $fs" ;;
 	esac || bail "cannot make and mount $fs on $dev"
@@ -47,6 +51,30 @@ with open(sys.argv[1], "rb") as f, mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
     sum(m[i] for i in range(0, len(m), 4096))
 ' "$1" 2>/dev/null
 	[ $? = 135 ] # 128 + SIGBUS
+}
+
+# fiemap FILE: "logical physical length flags" (bytes; flags in hex) for
+# each extent, from FS_IOC_FIEMAP.
+fiemap() {
+	python3 - "$1" <<'PY'
+import fcntl, struct, sys
+count = 8
+buf = bytearray(struct.pack("<QQIIII", 0, 2**64 - 1, 1, 0, count, 0) + bytes(56 * count))
+with open(sys.argv[1], "rb") as f:
+    fcntl.ioctl(f.fileno(), 0xC020660B, buf)   # FS_IOC_FIEMAP, FIEMAP_FLAG_SYNC
+for i in range(struct.unpack_from("<I", buf, 20)[0]):
+    lo, ph, ln = struct.unpack_from("<QQQ", buf, 32 + 56 * i)
+    fl = struct.unpack_from("<I", buf, 32 + 56 * i + 40)[0]
+    print(lo, ph, ln, hex(fl))
+PY
+}
+
+# is_inline FILE: its first extent has FIEMAP_EXTENT_DATA_INLINE (0x200):
+# the data is in the filesystem's metadata (a btrfs leaf), not in a block.
+is_inline() {
+	local fl
+	fl=$(fiemap "$1" | awk 'NR == 1 { print $4 }')
+	[ -n "$fl" ] && [ $((fl & 0x200)) != 0 ]
 }
 
 # kernel_log_has PATTERN: the kernel log since the last clear matches (grep -E).
