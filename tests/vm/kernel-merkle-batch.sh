@@ -60,7 +60,7 @@ for ns in 4096 16384 65536; do
 		cmp "$f" "$src/$(basename "$f")" || fail "$f: contents differ after remount"
 	done
 	umount "$MNT"
-	echo "nodesize $ns: digests, reads, remount and btrfs check fine"
+	ok "nodesize $ns: digests, reads, remount and btrfs check fine"
 done
 
 # Nearly full: a 512 MiB filesystem filled to the brim, then verity enabled
@@ -143,6 +143,7 @@ echo "refused enable: $n_refused transaction handles, $n_drop more than writing 
 if series_carries "btrfs: insert verity items a leaf at a time"; then
 	[ -z "$unbatched" ] ||
 		fail "one transaction handle per Merkle item or so when$unbatched; not batched"
+	ok "writing and dropping the Merkle items are batched"
 else
 	echo "this kernel's series has no batching (0003-0005): counts not judged"
 fi
@@ -151,6 +152,7 @@ btrfs_check "$SCRATCH_DEV"
 mount "$SCRATCH_DEV" "$MNT" || fail "remount after the refused enable"
 fsverity enable "$MNT/refused" && [ "$(measured "$MNT/refused")" = "$(expected "$MNT/refused")" ] ||
 	fail "enable after the rollback failed or gave a wrong digest"
+ok "the refused enable rolled back; btrfs check clean; enabled again after a remount"
 umount "$MNT"
 
 if [ "${RPMVERITY_TIMING_CHECKS:-0}" != 1 ]; then
