@@ -29,7 +29,7 @@ series_carries() {
 	[ -n "$ver" ] && [ -d "$dir/$ver" ] && dir=$dir/$ver
 	while read -r p; do
 		p=${p%%#*}
-		[ -n "$p" ] && grep -qsF "Subject: " "$dir/$p" &&
+		[ -n "$p" ] &&
 			sed -n 's/^Subject: \(\[[^]]*\] \)\{0,1\}//p' "$dir/$p" | grep -qxF "$1" && return 0
 	done <"$dir/series"
 	return 1
