@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The signing key through its public API (lib/keys/signing_key.h): a key
+ * The signing key through its public API (lib/signing/signing_key.h): a key
  * and certificate made here load, sign what verify accepts and make the
  * same bare signature as OpenSSL asked directly (what IMA values carry);
  * and a signature that fails says why. A user whose token dropped its
