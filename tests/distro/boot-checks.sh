@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 15, tests 1, 2 and 4: boots a copy of the distribution's root (dnf
+# Boots a copy of the distribution's root (dnf
 # installed it with the verity plugin, distro/make-root) through its
 # initramfs, and runs boot-checks.guest under the root's own init: every
 # packaged file protected with its signed digest, dnf upgrade from the

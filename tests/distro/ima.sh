@@ -1,12 +1,12 @@
 #!/bin/bash
-# Issue 15, test 5: only signed code runs in the distribution. Boots a copy
+# Only signed code runs in the distribution. Boots a copy
 # of its root (every file with fs-verity and its package's IMA signature in
 # security.ima) through its initramfs, which puts the distribution's IMA
 # certificate onto .ima and writes distribution-keys' IMA policy before the
 # root's init runs; ima.guest then shows the policy in force, the signed
 # system working under it, and a binary, a #! script and a library written
 # by hand under /usr/local refused with EACCES, named in the kernel log, and
-# (issue 24) the same on every writable filesystem, through ld.so and from a
+# the same on every writable filesystem, through ld.so and from a
 # memfd. A second boot with rd.rpm-verity.ima=0 shows the same binary
 # running without the policy, on /tmp and from a memfd too. Host side; needs root and QEMU; boots twice.
 . "$(dirname "$0")/lib.sh"

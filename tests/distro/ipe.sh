@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 23: the distribution on Linux 6.12 under IPE. Boots a copy of the
+# The distribution on Linux 6.12 under IPE. Boots a copy of the
 # root distro/make-root --ipe installed from repo-ipe (fs-verity signatures
 # only, no IMA tags) through its initramfs, which activates
 # distribution-keys' signed IPE policy before the root's init runs; ipe.guest

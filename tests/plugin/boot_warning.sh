@@ -1,5 +1,5 @@
 #!/bin/bash
-# The reboot warning (issue 13): Linux checks each fs-verity signature again
+# The reboot warning: Linux checks each fs-verity signature again
 # at the first open after every boot, against a keyring that starts empty, so
 # at the end of a transaction that protected files the plugin warns once when
 # the root has no boot-time certificate loader. No warning when the systemd

@@ -1,9 +1,9 @@
 #!/bin/bash
-# The power-cut suite (issues 25 and 26): dnf upgrade of four signed packages
+# The power-cut suite: dnf upgrade of four signed packages
 # (a 16 MiB file, 94 small ones, ten new files each) with the verity plugin
 # under enforce, the power cut at PC_CUTS instants spread over the upgrade,
 # chosen by PC_SEED and printed so a run can be replayed, plus the cut of
-# issue 26 (right after rpm's first erase of a 1.0 package). Each cut gets
+# the first-erase point (right after rpm's first erase of a 1.0 package). Each cut gets
 # a second boot on the same disk (upgrade.guest check), and a table at the
 # end. Fails when any cut leaves a file that cannot be opened ("unreadable"),
 # a filesystem check with errors, an rpmdb that does not open, a file
@@ -71,7 +71,7 @@ span=$(sed -n 's/^UPGRADE-SECONDS=//p' "$work/out")
 note "$fs: the whole upgrade takes $span s in the guest; seed $seed, $cuts cuts within 1.2 x that"
 
 # The instants: uniform over the upgrade and a little past it, from the seed;
-# power cuts also at issue 26's point.
+# power cuts also at the first-erase point.
 mapfile -t instants < <(python3 -c "
 import random, sys
 r = random.Random(int(sys.argv[1]))

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 13, tests 1, 2, 4 and 5: protected files across reboots, on one kept
+# Protected files across reboots, on one kept
 # disk image, three boots (boot-certs-guest.sh does the work in each):
 #   1 installs signed packages with the plugin;
 #   2 boots without the loader: reads fail with ENOKEY (the kernel's

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 13, test 3: a root filesystem whose /init and shell (static busybox)
+# A root filesystem whose /init and shell (static busybox)
 # are fs-verity signed, installed by the plugin in a first boot, boots
 # through an initramfs made by dracut with the project's module
 # (boot/dracut/90rpm-verity), which loads the certificate before the root is

@@ -2,7 +2,7 @@
 # End-to-end, in the guest (vm/run), on btrfs: the plugin's policies against
 # the kernel's keyring. A package signed with a key the .fs-verity keyring does
 # not trust is refused under enforce and installed with a warning (no verity)
-# under warn (issue 4 item 3). With fs.verity.require_signatures=1 an unsigned
+# under warn. With fs.verity.require_signatures=1 an unsigned
 # package is refused under enforce and the kernel itself refuses an unsigned
 # enable, while a signed package still installs (item 4). Signatures broken
 # inside their PKCS#7 shell, or moved to other files, are refused by the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 4 item 7 and issue 22, in the guest (vm/run), on btrfs: the fsverity
+# In the guest (vm/run), on btrfs: the fsverity
 # plugin of the rpm under test (Debian's 4.18, or the upstream rpm a build
 # against RPMVERITY_RPM_PREFIX runs), taken from that rpm's own plugin
 # directory, installing a package we signed, with the test certificate

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Scripts under IPE (Linux 6.19 on; issue 35): rpm-verity-run asks the
+# Scripts under IPE (Linux 6.19 on): rpm-verity-run asks the
 # kernel with execveat(AT_EXECVE_CHECK) whether a script may be executed
 # before it hands the script to its interpreter, and IPE judges that ask as
 # op=EXECUTE (ipe_hook=BPRM_CREDS_FOR_EXEC). Under the policy of

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 25, faults that return errors: an I/O error while fs-verity is being
+# Faults that return errors: an I/O error while fs-verity is being
 # enabled. In the guest (vm/run with RPMVERITY_SCRATCH_BLKDEBUG set to
 # tests/vm/fault-eio.blkdebug; needs root and QEMU): the first scratch disk
 # goes through QEMU's blkdebug driver, and the guest switches "every write

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 25, faults that return errors: a disk too full for the Merkle tree.
+# Faults that return errors: a disk too full for the Merkle tree.
 # In the guest (vm/run; needs root and QEMU), on a small btrfs or ext4:
 # vm-demo-1 is installed with the plugin under enforce, the filesystem is
 # filled until vm-demo-2's files can still be written but the Merkle tree of

@@ -1,5 +1,5 @@
 #!/bin/bash
-# IMA appraisal by fs-verity signature (issue 11), in the guest (vm/run), on
+# IMA appraisal by fs-verity signature, in the guest (vm/run), on
 # btrfs or ext4. Packages signed by rpm-verity with fs-verity and IMA sigv3
 # signatures install through rpm with verity.so and rpm's own ima.so, which
 # writes security.ima. Then, with a policy that appraises exec and executable

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 23: the IPE policy at boot. The signed root of boot-signed-root.sh
+# The IPE policy at boot. The signed root of boot-signed-root.sh
 # (its /init and the static busybox it runs are fs-verity signed, installed
 # by the plugin in a first boot) boots on the 6.12 guest through dracut
 # images whose module (boot/dracut/90rpm-verity) carries a signed IPE policy

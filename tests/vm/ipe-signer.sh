@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 35, "Who can sign an IPE policy": which keys the kernel takes a
+# "Who can sign an IPE policy": which keys the kernel takes a
 # signed IPE policy from, and the key layout under which a package-signing
 # key cannot replace the machine's execution policy. Made for Linux 7.3; the
 # same holds on 6.12 (README, "Who can sign an IPE policy").

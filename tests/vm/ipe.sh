@@ -1,6 +1,6 @@
 #!/bin/bash
 # IPE (Linux 6.12, security/ipe/) as the enforcement of fs-verity builtin
-# signatures (issue 23): a package signed by rpm-verity (fs-verity signatures
+# signatures: a package signed by rpm-verity (fs-verity signatures
 # only) installed by rpm with verity.so under enforce; then a policy made,
 # signed with a certificate of the kernel's test CA and loaded by
 # keys/rpm-verity-ipe-policy, under which only signed code runs:

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 39: does fs-verity check a small btrfs file whose data is inline,
+# Does fs-verity check a small btrfs file whose data is inline,
 # stored in the file's EXTENT_DATA item in a metadata leaf rather than in a
 # data extent? Runs inside vm/run, on every guest kernel we build.
 #

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Guest half of kernel-powercut (issue 26): two boots on one kept scratch
+# Guest half of kernel-powercut: two boots on one kept scratch
 # disk.  "cut" writes fresh files without fsync, as rpm does, enables verity
 # on them, commits exactly one transaction, prints the marker on which the
 # host kills QEMU, and waits.  On btrfs the commit is BTRFS_IOC_START_SYNC

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Host side of kernel-powercut (issue 26, kernel-patches/0007): one boot
+# Host side of kernel-powercut (kernel-patches/0007): one boot
 # enables verity on freshly written files, commits one transaction and is
 # killed on its marker (a power cut with the data still unwritten); a second
 # boot on the kept scratch disk checks every verity file opens with the
