@@ -1,5 +1,5 @@
 #!/bin/bash
-# The distribution on Linux 6.12 under IPE. Boots a copy of the
+# The distribution under IPE (Linux 6.12 on; ctest boots 7.3). Boots a copy of the
 # root distro/make-root --ipe installed from repo-ipe (fs-verity signatures
 # only, no IMA tags) through its initramfs, which activates
 # distribution-keys' signed IPE policy before the root's init runs; ipe.guest
@@ -8,12 +8,12 @@
 # executable memory), a digest revoked by a newer signed policy, and root
 # making IPE permissive. Host side: checks that repo-ipe's packages carry no
 # IMA signature and signs the revoking policy with the distribution's key.
-# Needs root and QEMU; boots the guest RPMVERITY_KERNEL names (ctest: 6.12)
+# Needs root and QEMU; boots the guest RPMVERITY_KERNEL names (ctest: RPMVERITY_IPE_KERNEL, 7.3)
 # once, and skips on a kernel without IPE.
 . "$(dirname "$0")/lib.sh"
 kdir=$("$TOP/vm/cache-dir")/kernel/${RPMVERITY_KERNEL:-default}
 grep -q '^CONFIG_SECURITY_IPE=y' "$kdir/build/.config" 2>/dev/null ||
-	skip "kernel '${RPMVERITY_KERNEL:-default}' has no IPE (or is not built); run with RPMVERITY_KERNEL=6.12"
+	skip "kernel '${RPMVERITY_KERNEL:-default}' has no IPE (or is not built); run with RPMVERITY_KERNEL=7.3 (or 6.12)"
 distro_setup --ipe
 tool=$TOP/keys/rpm-verity-ipe-policy
 

@@ -15,7 +15,7 @@
 #           hook stops the boot before the root's init (vm/run: 125) and the
 #           console says why.
 # Host side; needs root, QEMU, dracut, rpmbuild, openssl; boots the guest
-# that RPMVERITY_KERNEL names (ctest: 6.12) three times and skips if its
+# that RPMVERITY_KERNEL names (ctest: RPMVERITY_IPE_KERNEL, 7.3) three times and skips if its
 # config has no IPE (a bzImage named by path: fails in boot 2 without IPE).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +29,7 @@ case ${RPMVERITY_KERNEL:-} in
 	[ -n "$kver" ] || bail "$RPMVERITY_KERNEL: no kernel version in it" ;;
 *)	kdir=$("$top/vm/cache-dir")/kernel/${RPMVERITY_KERNEL:-default}
 	grep -q '^CONFIG_SECURITY_IPE=y' "$kdir/build/.config" 2>/dev/null ||
-		skip "kernel '${RPMVERITY_KERNEL:-default}' has no IPE (or is not built); run with RPMVERITY_KERNEL=6.12"
+		skip "kernel '${RPMVERITY_KERNEL:-default}' has no IPE (or is not built); run with RPMVERITY_KERNEL=7.3 (or 6.12)"
 	kver=$(cat "$kdir/build/include/config/kernel.release") || bail "no kernel.release in $kdir/build" ;;
 esac
 name=rpm-verity-boot
