@@ -63,6 +63,15 @@ for f in $formats; do
 		cmp "$d/spliced.rpm" "$d/signed-after.rpm"
 	checksig "v$f: --sighdr-out header spliced back" "$d/spliced.rpm"
 
+	note "v$f: digests of the unsigned build, inject into its OpenPGP-signed copy"
+	mkdir -p "$d/out2"
+	expect_ok "v$f: digests of the unsigned package" "$RPMVERITY" digests -o "$d/manifest" "$u"
+	expect_ok "v$f: sign-digests" "$RPMVERITY" sign-digests --key "$KEY" --cert "$CERT" \
+		-o "$d/sigs" "$d/manifest"
+	expect_ok "v$f: inject into the OpenPGP-signed copy" "$RPMVERITY" inject --cert "$CERT" \
+		-o "$d/out2" "$d/sigs" "$d/pgp.rpm"
+	check "v$f: the same package as sign's" cmp "$d/out2/pgp.rpm" "$d/signed-after.rpm"
+
 	note "v$f: the split flow on a package without OpenPGP signature"
 	cp "$u" "$d/unsigned.rpm"
 	split_sign "$d/out-u" "$d/hdr-u" "$d/unsigned.rpm"
