@@ -10,7 +10,6 @@
 . "$(dirname "$0")/lib.sh"
 shipped_scratch
 key rsa2048
-GPG_TIME=$(date -u +%Y%m%dT%H%M%S)
 
 # checksig WHAT PKG: their rpm -K and rpmkeys --checksig call PKG's digests
 # and OpenPGP signature OK.
@@ -29,14 +28,10 @@ openpgp() {
 	qf "$1" "$openpgp_qf"
 }
 
-formats=4
-[ -z "$(rpm --eval '%{?_rpmformat}')" ] || formats="4 6"
-for f in $formats; do
-	defs=()
-	[ "$formats" = 4 ] || defs=("_rpmformat $f")
+for f in $FORMATS; do
 	d=$SCRATCH/v$f
 	mkdir -p "$d/out" "$d/hdr" "$d/out-u" "$d/hdr-u"
-	u=$(shipped_build "$SPECS/kinds.spec" "$d/built" "${defs[@]}")
+	u=$(shipped_build "$SPECS/kinds.spec" "$d/built" "$f")
 
 	note "v$f: ours over their OpenPGP signature, ours first and theirs after"
 	cp "$u" "$d/pgp.rpm"
@@ -83,7 +78,7 @@ for f in $formats; do
 	check_signed "$d/spliced-u.rpm" "$CERT" --key "$KEY"
 
 	note "v$f: our verify and audit on their rpmsign's entries for non-regular files"
-	p=$(shipped_build "$SPECS/plain.spec" "$d/plain" "${defs[@]}")
+	p=$(shipped_build "$SPECS/plain.spec" "$d/plain" "$f")
 	expect_ok "v$f: their rpmsign --addsign --signverity" rpmsign_verity "$p" "$KEY" "$CERT"
 	empty=$(qf "$p" '[%{FILENAMES} %{VERITYSIGNATURES:hex}\n]' | awk '$1 == "/opt/plain/empty" { print $2 }')
 	[ -n "$empty" ] || fail "v$f: their rpmsign gave the empty file no entry"

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 shipped_scratch
 key rsa2048
-p=$(shipped_build "$SPECS/plain.spec" "$SCRATCH/built")
+p=$(shipped_build "$SPECS/plain.spec" "$SCRATCH/built" 4)
 verity() {
 	rpmsign "$@" --fskpath "$KEY" --certpath "$CERT" \
 		-D "_gpg_name $GPG_NAME" -D "__gpg /usr/bin/gpg"
