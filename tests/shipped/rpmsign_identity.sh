@@ -6,8 +6,9 @@
 # regular files alone whose tags fit into the reserved space, the whole
 # files are identical where that rpmsign takes its bytes from the reserved
 # space (6.1.0), and differ in the reserved count alone where it does not
-# (4.20.1, rpm #3768). The shapes their rpmsign dies on (a hardlink pair, a
-# non-empty %ghost) are listed as its crash, and our signer signs them.
+# (4.20.1, rpm #3768). An empty %ghost file and a %ghost directory, which
+# it signs, and the shapes it dies on (a hardlink pair, a non-empty
+# %ghost), listed as its crash, which our signer signs.
 . "$(dirname "$0")/lib.sh"
 shipped_scratch
 key rsa2048
@@ -53,9 +54,25 @@ for f in $FORMATS; do
 		;;
 	esac
 
+	note "v$f: an empty %ghost file and a %ghost directory, which their rpmsign signs"
+	for shape in emptyghost ghostdir; do
+		p=$(shipped_build "$SRC_TESTS/shipped/specs/shapes.spec" "$d/$shape" "$f" "shape $shape")
+		cp "$p" "$d/up-$shape.rpm"
+		cp "$p" "$d/ours-$shape.rpm"
+		expect_ok "v$f $shape: their rpmsign --addsign --signverity" rpmsign_verity \
+			"$d/up-$shape.rpm" "$KEY" "$CERT"
+		expect_ok "v$f $shape: rpm-verity verify accepts their package" "$RPMVERITY" verify \
+			--cert "$CERT" "$d/up-$shape.rpm"
+		expect_ok "v$f $shape: rpm-verity sign" "$RPMVERITY" sign --key "$KEY" --cert "$CERT" \
+			"$d/ours-$shape.rpm"
+		n=$(regular_entries_equal "$d/ours-$shape.rpm" "$d/up-$shape.rpm") ||
+			fail "v$f $shape: our entries differ from their rpmsign's"
+		check_eq "v$f $shape: the regular files' entries are byte-identical to theirs" "$n" 2
+	done
+
 	note "v$f: the shapes their rpmsign dies on, which ours signs"
 	for shape in hardlink ghost; do
-		p=$(shipped_build "$SRC_TESTS/shipped/specs/crash.spec" "$d/$shape" "$f" "shape $shape")
+		p=$(shipped_build "$SRC_TESTS/shipped/specs/shapes.spec" "$d/$shape" "$f" "shape $shape")
 		cp "$p" "$d/up-$shape.rpm"
 		run rpmsign_verity "$d/up-$shape.rpm" "$KEY" "$CERT"
 		# 139: killed by SIGSEGV (128 + 11), as the shell reports it.
