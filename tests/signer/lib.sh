@@ -150,3 +150,51 @@ start = (96 + 16 + il * 16 + dl + 7) & ~7
 open(sys.argv[3], 'wb').write(u[:96] + open(sys.argv[2], 'rb').read() + u[start:])
 PY
 }
+
+# sighdr info PKG: file size, reserved tag and its byte count, the signature
+# header's bytes other than the reserved tag's data, and the SHA-256 of
+# everything after the (padded) signature header.
+# sighdr same PKG1 PKG2: "identical", "reserved N1 N2" when only the reserved
+# tag's count (and so the file size) differs, or "differ: WHY".
+sighdr() {
+	python3 - "$@" <<'PY'
+import hashlib, struct, sys
+
+def parse(path):
+    d = open(path, "rb").read()
+    il, dl = struct.unpack(">II", d[104:112])
+    index = [struct.unpack(">IIii", d[112 + 16 * i:128 + 16 * i]) for i in range(il)]
+    data = d[112 + 16 * il:112 + 16 * il + dl]
+    end = 112 + 16 * il + dl
+    res = [e for e in index if e[0] in (999, 1008)]
+    if len(res) != 1:
+        sys.exit("%s: %d reserved tags" % (path, len(res)))
+    tag, typ, off, count = res[0]
+    if typ != 7 or off + count != dl - 16 or any(data[off:off + count]):
+        sys.exit("%s: reserved tag %d is not zeros at the end of the data" % (path, tag))
+    return dict(d=d, index=index, data=data, tag=tag, count=count, off=off,
+                rest=16 * il + dl - count, tail=d[(end + 7) & ~7:])
+
+if sys.argv[1] == "info":
+    p = parse(sys.argv[2])
+    print(len(p["d"]), p["tag"], p["count"], p["rest"],
+          hashlib.sha256(p["tail"]).hexdigest())
+else:
+    a, b = parse(sys.argv[2]), parse(sys.argv[3])
+    if a["d"] == b["d"]:
+        print("identical")
+    elif a["d"][:96] != b["d"][:96]:
+        print("differ: lead")
+    elif a["tail"] != b["tail"]:
+        print("differ: main header or payload")
+    elif a["tag"] != b["tag"] or a["off"] != b["off"]:
+        print("differ: reserved tag or its offset")
+    elif a["data"][:a["off"]] != b["data"][:b["off"]] or a["data"][-16:] != b["data"][-16:]:
+        print("differ: signature header data")
+    elif [e for e in a["index"] if e[0] not in (62, a["tag"])] != \
+         [e for e in b["index"] if e[0] not in (62, b["tag"])]:
+        print("differ: signature header index")
+    else:
+        print("reserved", a["count"], b["count"])
+PY
+}

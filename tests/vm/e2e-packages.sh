@@ -1,8 +1,9 @@
 #!/bin/bash
 # End-to-end, in the guest (vm/run): rpm with the verity plugin installs
-# packages signed by rpm-verity onto a fresh FS (btrfs without data checksums,
-# or ext4): every signed file gets verity and the signed digest, files read
-# back intact; an upgrade and an erase work
+# packages signed by rpm-verity (or, in vm_e2e_shipped_rpmsign_*, by the
+# rpmsign Debian ships: make-shipped-packages.sh) onto a fresh FS (btrfs
+# without data checksums, or ext4): every signed file gets verity and the
+# signed digest, files read back intact; an upgrade and an erase work
 # on verity files and leave nothing behind; a block of an installed
 # file changed on the raw device makes reads fail with EIO, mmap fault and
 # the corrupted binary refuse to run, while untouched files still read, and
