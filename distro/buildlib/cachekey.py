@@ -24,9 +24,12 @@ def source_files():
 
 def affects_build(name):
     """Whether a source file can change what the distribution holds: tests,
-    benchmarks, the VM harness, distro/make-root and docs cannot (rpm-verity.spec builds no
-    test), so editing them keeps the cached distribution."""
-    if name.endswith(".md") or name.startswith(("bench/", "vm/", "kernel-patches/")):
+    benchmarks, the VM harness, the scripts that drive builds and tests
+    (scripts/, .ci/, upstream-rpm/, shipped-rpm/), distro/make-root and docs
+    cannot (rpm-verity.spec builds no test), so editing them keeps the cached
+    distribution."""
+    if name.endswith(".md") or name.startswith(("bench/", "vm/", "kernel-patches/", "scripts/",
+                                                ".ci/", "upstream-rpm/", "shipped-rpm/")):
         return False
     if name.startswith("distro/"):
         return name in ("distro/build", "distro/packages") or \
