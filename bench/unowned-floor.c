@@ -15,8 +15,16 @@
  * itself, and the statx asked for would come on top of it: a floor above
  * what the audit has to do.
  *
- * usage: unowned-floor DIR
- * prints: "floor: N files, V with verity, D directories, E errors"
+ * With --rpmdb, it first reads every header blob of rpm's SQLite rpmdb
+ * (table Packages), pages mapped as the audit maps them, taking each blob's
+ * address and length and no more: the least an audit that knows which
+ * paths packages own can read. With --no-file-stat the walk stats
+ * directories only: a clean scan asks nothing of a file a package owns
+ * (unowned_walk.c), so this is its floor there.
+ *
+ * usage: unowned-floor [--rpmdb FILE] [--no-file-stat] [DIR]
+ * prints: "floor: N files, V with verity, D directories, E errors" for
+ * DIR, "floor: rpmdb: N headers, B bytes" for FILE
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -28,9 +36,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/fsverity.h>
+#include <sqlite3.h>
 
 static dev_t root_dev;
 static long files, verity, dirs, errors;
+static int stat_files = 1;
 
 static void measure(int dirfd, const char *name)
 {
@@ -71,6 +81,10 @@ static void walk(int fd)
 		if (de->d_type != DT_REG && de->d_type != DT_DIR &&
 		    de->d_type != DT_UNKNOWN)
 			continue;
+		if (de->d_type == DT_REG && !stat_files) {
+			files++;
+			continue;
+		}
 		if (statx(dirfd(d), name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
 			  STATX_TYPE, &sx) != 0) {
 			errors++;
@@ -94,18 +108,65 @@ static void walk(int fd)
 	closedir(d);
 }
 
+/*
+ * Every blob of the rpmdb's table Packages, as audit/rpmdb_sqlite.c reads
+ * them (read-only, mapped): 0, or 1 with the reason.
+ */
+static int read_rpmdb(const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3 *db = NULL;
+	long n = 0, bytes = 0;
+	int rc = SQLITE_ERROR;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_exec(db, "PRAGMA mmap_size = 1073741824", NULL, NULL,
+			 NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "SELECT blob FROM Packages", -1, &st,
+			       NULL) == SQLITE_OK) {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			if (sqlite3_column_blob(st, 0))
+				bytes += sqlite3_column_bytes(st, 0);
+			n++;
+		}
+	}
+	if (rc == SQLITE_DONE)
+		printf("floor: rpmdb: %ld headers, %ld bytes\n", n, bytes);
+	else
+		fprintf(stderr, "unowned-floor: %s: %s\n", path,
+			db ? sqlite3_errmsg(db) : "cannot open");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc == SQLITE_DONE ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
+	const char *rpmdb = NULL, *dir = NULL;
 	struct stat st;
-	int fd;
+	int fd, i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: unowned-floor DIR\n");
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--rpmdb") && i + 1 < argc)
+			rpmdb = argv[++i];
+		else if (!strcmp(argv[i], "--no-file-stat"))
+			stat_files = 0;
+		else if (argv[i][0] != '-' && !dir)
+			dir = argv[i];
+		else
+			break;
+	}
+	if (i < argc || (!dir && !rpmdb)) {
+		fprintf(stderr, "usage: unowned-floor [--rpmdb FILE] [--no-file-stat] [DIR]\n");
 		return 2;
 	}
-	fd = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rpmdb && read_rpmdb(rpmdb) != 0)
+		return 2;
+	if (!dir)
+		return 0;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) != 0) {
-		perror(argv[1]);
+		perror(dir);
 		return 2;
 	}
 	root_dev = st.st_dev;
