@@ -57,7 +57,10 @@ if [ "$mode" = cut ]; then
 	fi
 	sync
 	commits() { cat /sys/fs/btrfs/*/commit_stats 2>/dev/null | sed -n 's/^commits //p'; }
-	before=$(commits)
+	# bytes of block groups allocated: a new one during the loop makes the
+	# log ask for a full commit at the next fsync
+	groups() { for t in data metadata system; do printf '%s=%s ' $t "$(cat /sys/fs/btrfs/*/allocation/$t/total_bytes 2>/dev/null)"; done; }
+	before=$(commits) groups_before=$(groups)
 	mkdir "$MNT/d" && gen_files "$MNT/d" || fail "cannot write the files"
 	echo "plain data" >"$MNT/plain" || fail "cannot write $MNT/plain"
 	for s in $SIZES; do
@@ -68,6 +71,7 @@ if [ "$mode" = cut ]; then
 	after=$(commits)
 	[ -n "$before" ] && [ -n "$after" ] &&
 		echo "POWERCUT-COMMITS $((after - before)) during the loop ($before before it, $after after)"
+	[ "$fs" = btrfs ] && echo "POWERCUT-BLOCK-GROUPS before the loop: $groups_before; after: $(groups)"
 	[ "$sync_mode" = fsync ] && echo "POWERCUT-COMMITTED nothing: each file fsynced into the log tree"
 	[ "$sync_mode" = fsync ] || $PY - "$MNT" "$fs" <<'PYEOF' || fail "could not commit the transaction"
 import fcntl, os, struct, sys
