@@ -1,6 +1,7 @@
 """What the distribution's benchmarks (distro-bench, enforcer-bench) share:
-running a command, the environment vm/run gets for the chosen clock, and
-booting a root image from its own disk under its own init to the job."""
+running a command, the environment vm/run gets for the chosen clock,
+booting a root image from its own disk under systemd to the job, and
+reading systemd-analyze's figures off the console."""
 import os
 import re
 import subprocess
@@ -42,3 +43,24 @@ def boot(clock, root, initrd, share, append, job=(), who="bench", **extra):
     if not m:
         sys.exit(f"{who}: {root} did not boot ({append or 'with its policy'}):\n{out[-3000:]}")
     return float(m[-1]), out
+
+
+def seconds(text):
+    """A systemd time span ("1min 2.345s", "870ms") in seconds."""
+    units = {"min": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6}
+    parts = re.findall(r"([\d.]+)(min|ms|us|s)\b", text)
+    if not parts:
+        raise ValueError(f"not a time span: {text!r}")
+    return sum(float(n) * units[u] for n, u in parts)
+
+
+def analyze(out):
+    """systemd-analyze's figures, as run-job printed them: the kernel's part
+    (the initramfs included: it is not systemd's), userspace's, and when
+    multi-user.target was reached in userspace; None when it did not say."""
+    m = re.search(r"run-job: Startup finished in (.*?) \(kernel\) \+ (.*?) \(userspace\) = .*?"
+                  r"multi-user\.target reached after (.*?) in userspace", out)
+    if not m:
+        return None
+    return {"kernel": seconds(m.group(1)), "userspace": seconds(m.group(2)),
+            "multi-user": seconds(m.group(3))}

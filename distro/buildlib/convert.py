@@ -37,9 +37,14 @@ def canonical(path):
 
 
 def spec_path(p):
-    """A path as a %files line takes it, literally: no macros, no globs."""
+    """A path as a %files line takes it, literally: no macros, no globs.
+    rpm globs a path only when it holds a glob character, and takes a
+    backslash literally otherwise (systemd's unit names have them:
+    system-systemd\\x2dcryptsetup.slice), so backslashes are escaped only
+    along with glob characters."""
     p = p.replace("%", "%%")
-    p = re.sub(r'([\[\]*?{}\\])', r"\\\1", p)
+    if re.search(r"[\[\]*?{}]", p):
+        p = re.sub(r'([\[\]*?{}\\])', r"\\\1", p)
     return f'"{p}"'
 
 
@@ -97,12 +102,14 @@ def stage_package(name, root):
 # closure) plus what rpm's generators find: ELF sonames and symbol versions,
 # script interpreters. Interpreters nothing here ships are dropped: perl
 # (skipped), dash (a libgcrypt helper script), /usr/local/bin/python (an
-# example script in Python's standard library).
+# example script in Python's standard library); and pkg-config, which rpm's
+# generator asks for beside the .pc files of systemd and udev, for building
+# software against them (nothing here does).
 SPEC_HEAD = """\
 %global debug_package %{{nil}}
 %global __os_install_post %{{nil}}
 %global _build_id_links none
-%global __requires_exclude ^(/usr/bin/perl|perl\\\\(.*|/bin/dash|/usr/local/bin/python)$
+%global __requires_exclude ^(/usr/bin/perl|perl\\\\(.*|/bin/dash|/usr/local/bin/python|/usr/bin/pkg-config)$
 Name: {name}
 {epoch}Version: {version}
 Release: {release}

@@ -15,7 +15,7 @@ def busybox_applets(taken):
     links = []
     for rel in out.split():
         path = canonical("/" + rel)
-        # sh is bash and init is distro-base's; dpkg does not manage this system.
+        # sh is bash and init is systemd; dpkg does not manage this system.
         if path not in taken and os.path.dirname(path) in ("/usr/bin", "/usr/sbin") \
                 and path not in ("/usr/bin/sh", "/usr/sbin/init") \
                 and os.path.basename(path) not in ("dpkg", "dpkg-deb", "busybox"):

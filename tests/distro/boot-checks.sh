@@ -1,7 +1,7 @@
 #!/bin/bash
 # Boots a copy of the distribution's root (dnf
 # installed it with the verity plugin, distro/make-root) through its
-# initramfs, and runs boot-checks.guest under the root's own init: every
+# initramfs, and runs boot-checks.guest under systemd, the root's init: every
 # packaged file protected with its signed digest, dnf upgrade from the
 # updates repository, a package of an untrusted key refused by dnf.
 # Host side; needs root and QEMU; builds the distribution and its root on
@@ -16,6 +16,6 @@ if [ $rc = 0 ] && said root 'PASS: distro boot-checks'; then
 else
 	tail -40 "$WORK/root.out"; fail "boot-checks in the booted distribution (vm/run status $rc)"
 fi
-said root 'init: rpm-verity distro 1 up' && ok "the root's own init (a bash script) ran" ||
-	fail "no word from the distribution's init on the console"
+said root "$SYSTEMD_UP" && ok "systemd brought the root up and ran the job" ||
+	fail "no word from run-job that systemd brought the root up"
 finish distro-boot-checks

@@ -6,10 +6,11 @@
 # then shows the policy in force, the signed system working under it, code
 # written by hand refused everywhere (exec, ld.so, memfd, dlopen, anonymous
 # executable memory), a digest revoked by a newer signed policy, and root
-# making IPE permissive. Host side: checks that repo-ipe's packages carry no
+# making IPE permissive; then it reboots through systemd, and the next boot
+# (after-reboot.guest) finds nothing refused in the shutdown or in itself. Host side: checks that repo-ipe's packages carry no
 # IMA signature and signs the revoking policy with the distribution's key.
 # Needs root and QEMU; boots the guest RPMVERITY_KERNEL names (ctest: RPMVERITY_IPE_KERNEL, 7.3)
-# once, and skips on a kernel without IPE.
+# twice, and skips on a kernel without IPE.
 . "$(dirname "$0")/lib.sh"
 kdir=$("$TOP/vm/cache-dir")/kernel/${RPMVERITY_KERNEL:-default}
 grep -q '^CONFIG_SECURITY_IPE=y' "$kdir/build/.config" 2>/dev/null ||
@@ -48,4 +49,5 @@ said ipe 'rpm-verity-ipe-policy: rpm-verity-distro 1\.0\.0 is the active IPE pol
 	ok "the initramfs activated the IPE policy before switching root" ||
 	fail "no word of the IPE policy from the initramfs"
 passed_under_policy ipe "distro ipe" "the distribution under IPE"
+rebooted ipe ipe
 finish distro-ipe

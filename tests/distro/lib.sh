@@ -25,7 +25,8 @@ distro_setup() {
 	WORK=$(mktemp -d "${TMPDIR:-/var/tmp}/distro-test.XXXXXX")
 	at_exit "rm -rf '$WORK'"
 	mkdir "$WORK/share"
-	cp "$DT_DIR"/*.guest "$DT_DIR"/*.py "$DT_DIR/probes.sh" "$DT_DIR/../lib/testlib.sh" "$DISTRO"/*.manifest \
+	cp "$DT_DIR"/*.guest "$DT_DIR"/*.py "$DT_DIR/probes.sh" "$DT_DIR/systemd-checks.sh" \
+		"$DT_DIR/../lib/testlib.sh" "$DISTRO"/*.manifest \
 		"$WORK/share/"
 	cp -r "$DISTRO/updates" "$DISTRO/untrusted" "$WORK/share/"
 	# A self-signed certificate, which the restricted .fs-verity must refuse.
@@ -37,6 +38,27 @@ distro_setup() {
 # fresh_copy NAME: a private copy of the cached root, $WORK/NAME.img.
 fresh_copy() {
 	cp --sparse=always "$ROOT_IMG" "$WORK/$1.img" || bail "cannot copy $ROOT_IMG"
+}
+
+# same_disk NAME NEXT: $WORK/NEXT.img is NAME's disk (a hard link), for a
+# boot after NAME's with a console log of its own.
+same_disk() {
+	ln -f "$WORK/$1.img" "$WORK/$2.img" || bail "cannot link $WORK/$1.img"
+}
+
+# rebooted NAME KIND: boot NAME's job asked for a reboot through systemd;
+# boots its disk again and checks the shutdown and the new boot there
+# (after-reboot.guest, KIND ima or ipe).
+rebooted() {
+	said "$1" 'run-job: rebooting through systemd' && ok "boot $1 rebooted through systemd (systemctl reboot)" ||
+		fail "boot $1 did not reboot through systemd"
+	same_disk "$1" "$1-again"
+	disk_boot "$1-again" /run/rvshare/after-reboot.guest "$2"
+	grep -E '^(ok|FAIL|BAIL|#) ' "$WORK/$1-again.out" | sed 's/^/  /'
+	said "$1-again" 'rpm-verity-load-certs: .* certificate' &&
+		ok "the initramfs loaded the certificates again: $(grep -m1 -o 'rpm-verity-load-certs: .* certificate.*' "$WORK/$1-again.out")" ||
+		fail "no word of the certificates from the initramfs in the second boot"
+	passed_under_policy "$1-again" "distro after-reboot $2" "the boot after the reboot, and the shutdown before it"
 }
 
 # disk_boot NAME [COMMAND...]: boots $WORK/NAME.img through the initramfs;
@@ -53,12 +75,15 @@ disk_boot() {
 }
 said() { grep -qE -- "$2" "$WORK/$1.out"; }
 
-# passed_under_policy NAME SUITE WHAT: boot NAME ran the root's own init and
-# its guest script reported "PASS: SUITE" (checked as WHAT); else the
-# console's end is shown and both fail.
+# SYSTEMD_UP: what run-job prints on the console when systemd started it.
+SYSTEMD_UP='run-job: booted in [0-9.]+s by /usr/lib/systemd/systemd, rpm-verity distro'
+
+# passed_under_policy NAME SUITE WHAT: in boot NAME systemd brought the
+# root up and ran the job, and its guest script reported "PASS: SUITE"
+# (checked as WHAT); else the console's end is shown and both fail.
 passed_under_policy() {
-	said "$1" 'init: rpm-verity distro 1 up' && ok "the root's own init (a bash script) ran under the policy" ||
-		fail "no word from the distribution's init on the console"
+	said "$1" "$SYSTEMD_UP" && ok "systemd brought the root up under the policy: $(grep -m1 -oE "${SYSTEMD_UP}[^;]*" "$WORK/$1.out")" ||
+		fail "no word from run-job that systemd brought the root up"
 	if [ $rc = 0 ] && said "$1" "PASS: $2\$"; then
 		ok "$3"
 	else
