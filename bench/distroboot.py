@@ -56,10 +56,11 @@ def seconds(text):
 
 def analyze(out):
     """systemd-analyze's figures, as run-job printed them: the kernel's part
-    (the initramfs included: it is not systemd's), userspace's, and when
-    multi-user.target was reached in userspace; None when it did not say."""
+    (the initramfs included: it is not systemd's), userspace's, and when the
+    default target (multi-user.target) was reached in userspace; None when
+    it did not say."""
     m = re.search(r"run-job: Startup finished in (.*?) \(kernel\) \+ (.*?) \(userspace\) = .*?"
-                  r"multi-user\.target reached after (.*?) in userspace", out)
+                  r"[\w.-]+\.target reached after (.*?) in userspace", out)
     if not m:
         return None
     return {"kernel": seconds(m.group(1)), "userspace": seconds(m.group(2)),
