@@ -54,6 +54,10 @@ def seconds(text):
     return sum(float(n) * units[u] for n, u in parts)
 
 
+# The figures of analyze() the benches print, with their labels.
+ANALYZED = (("kernel", "kernel+initrd (s)"), ("multi-user", "to multi-user (s)"))
+
+
 def analyze(out):
     """systemd-analyze's figures, as run-job printed them: the kernel's part
     (the initramfs included: it is not systemd's), userspace's, and when the
