@@ -98,9 +98,9 @@ btrfs_check "$SCRATCH_DEV"
 # leaves.  Allow one handle per 8 items, far above what batching needs.
 items=258
 max_handles=$((items / 8))
-# Handles are started by btrfs_start_transaction(), and since 0009 the
-# single-leaf ones that drop items by its global-reserve fallback: both
-# count.
+# Handles are started by btrfs_start_transaction(), and those that drop a
+# single leaf by its global-reserve fallback (0009, mainline's
+# start_verity_cleanup_trans()): both count.
 handles() { # COMMAND...: transaction handles started by COMMAND
 	"$(dirname "$0")/../tools/trace-calls" \
 		btrfs_start_transaction,btrfs_start_transaction_fallback_global_rsv -- "$@" \
