@@ -22,17 +22,11 @@ need_guest() {
 # subject, so a stock build of that version fails the patch's test as it
 # should; a kernel named by its path is taken to carry every patch.
 series_carries() {
-	local name=${RPMVERITY_KERNEL:-default} dir ver p
+	local name=${RPMVERITY_KERNEL:-default} list
 	case $name in */*) return 0 ;; esac
-	dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../kernel-patches" && pwd)
-	ver=$(expr "$name" : '\([0-9][0-9]*\.[0-9][0-9]*\)') || true
-	[ -n "$ver" ] && [ -d "$dir/$ver" ] && dir=$dir/$ver
-	while read -r p; do
-		p=${p%%#*}
-		[ -n "$p" ] &&
-			sed -n 's/^Subject: \(\[[^]]*\] \)\{0,1\}//p' "$dir/$p" | grep -qxF "$1" && return 0
-	done <"$dir/series"
-	return 1
+	list=$("$(dirname "${BASH_SOURCE[0]}")/../../kernel-patches/series-list" -s "$name") ||
+		fail "series-list $name"
+	cut -f2- <<<"$list" | grep -qxF "$1"
 }
 
 # mount_btrfs DEV DIR [OPTS]: fresh btrfs on DEV mounted on DIR.
