@@ -122,6 +122,29 @@ size_t audit_sigcache_verifications(const struct audit_sigcache *c);
 size_t audit_certs_load(const char *const *paths, X509 ***certs, size_t *n);
 void audit_certs_free(X509 **certs, size_t n);
 
+/* --- audit_system.c: an installed system opened for reading --- */
+
+struct audit_system {
+	char *absroot;		/* the root, resolved */
+	struct audit_root root;
+	X509 **certs;		/* the signers trusted */
+	size_t ncerts;
+	char *dbdir;		/* the rpmdb's directory, the root's included */
+	rpmts ts;		/* its rpmdb, open */
+	unsigned long rpm_errors;	/* errors librpm logged since the open */
+};
+
+/*
+ * Open the system under @root (NULL: /) with the rpmdb at @dbpath under it
+ * (NULL: %_dbpath) and the certificates of the files @certs (NULL or
+ * empty: %_fsverity_certs). Returns 0, or -1 after saying why on stderr,
+ * each message starting with @who. Either way audit_system_close() frees.
+ */
+int audit_system_open(struct audit_system *s, const char *who,
+		      const char *root, const char *dbpath,
+		      const char *const *certs);
+void audit_system_close(struct audit_system *s);
+
 /* --- audit_index.c: signed content back to its package file --- */
 
 struct audit_index;
@@ -159,6 +182,13 @@ struct audit_packages_opts {
 	bool sign_config_files;	/* %_fsverity_sign_config_files */
 	const char *const *names;	/* packages to audit; NULL: all */
 	struct audit_report *rep;
+	/*
+	 * Called, if set, for each file whose measured digest a trusted
+	 * signature of its package signs, with the file open as @fd (the
+	 * enforcer binds its path so).
+	 */
+	void (*verified)(void *arg, int fd, const struct audit_file_state *st);
+	void *arg;
 	/* Results, added to. */
 	unsigned long errors;	/* files or headers that could not be read */
 	size_t verifications;	/* signature checks done, for --verbose */

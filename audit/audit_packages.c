@@ -150,6 +150,8 @@ static void audit_file(struct audit *a, const struct audit_pkg *pkg, int i)
 			 AUDIT_SIG_OK)
 			audit_report_problem(a->rep, AUDIT_DIGEST, pkg->nevra,
 					     path, NULL);
+		else if (a->o->verified)
+			a->o->verified(a->o->arg, fd, st);
 	}
 	if (st->measured)
 		check_builtin_sig(a, pkg, path, der, len);

@@ -187,7 +187,11 @@ rpmRC verity_protect_file(struct verity_plugin *vp, rpmfi fi, int fd,
 			.sig = sig->bytes, .sig_len = sig->len,
 			.kernel_seconds = &vp->kernel_seconds,
 		};
-		rc = enable_result(vp, dest, st.st_dev, verity_enable(&req));
+		int err = verity_enable(&req);
+
+		rc = enable_result(vp, dest, st.st_dev, err);
+		if (err == 0)
+			rc = verity_check_signature(vp, fi, fd, sig, dest);
 	}
 	if (own_fd >= 0)
 		close(own_fd);

@@ -16,7 +16,8 @@
  *
  * Every hook logs one "verity: hook NAME" line at debug level as it starts,
  * so `rpm -vv` shows which of our functions rpm called for which slot; the
- * hooks that have no work (scriptlets, file pre/post) exist for that alone.
+ * hooks that have no work (scriptlets) exist for that alone. File pre and
+ * post keep rpm-verity-enforcer's table current (enforcer_bind.c).
  */
 #include "rpm_plugin_api.h"
 #include "verity.h"
@@ -47,6 +48,7 @@ static rpmRC verity_init(rpmPlugin plugin, rpmts ts)
 	if (vp == NULL)
 		return RPMRC_FAIL;
 	vp->dir_fd = -1;
+	vp->table_fd = -1;
 	rpmPluginSetData(plugin, vp);
 	if (!verity_settings_load(&vp->set))
 		return RPMRC_FAIL;
@@ -71,6 +73,7 @@ static void verity_cleanup(rpmPlugin plugin)
 		return;
 	forget_package(vp);
 	verity_forget_dir(vp);
+	verity_enforcer_stop(vp);
 	verity_settings_free(&vp->set);
 	free(vp->unsupported);
 	free(vp);
@@ -88,31 +91,41 @@ static bool installs_packages(rpmts ts)
 	return found;
 }
 
-/* Whether this transaction needs us, and if so the certificates loaded. */
+/*
+ * Whether this transaction needs us, and if so the certificates loaded;
+ * the enforcer's table for installs and erases alike.
+ */
 static rpmRC start_transaction(struct verity_plugin *vp, rpmts ts)
 {
 	int level = verity_fail_level(vp->set.policy);
+	bool runs = vp->set.policy != VERITY_POLICY_OFF &&
+		    !(rpmtsFlags(ts) & (RPMTRANS_FLAG_TEST |
+					RPMTRANS_FLAG_JUSTDB));
+	bool kernel_checks = true;
 
-	vp->active = vp->set.policy != VERITY_POLICY_OFF &&
-		     !(rpmtsFlags(ts) & (RPMTRANS_FLAG_TEST |
-					 RPMTRANS_FLAG_JUSTDB)) &&
-		     installs_packages(ts);
-	if (!vp->active)
+	vp->active = runs && installs_packages(ts);
+	if (!runs)
 		return RPMRC_OK;
-
-	switch (verity_keyring_setup(&vp->set, level)) {
-	case VERITY_KEYRING_OK:
-		return RPMRC_OK;
-	case VERITY_KEYRING_UNSUPPORTED:
-		rpmlog(vp->set.require_fs_support ? RPMLOG_ERR : RPMLOG_WARNING,
-		       "verity: this kernel has no .fs-verity keyring (no "
-		       "fs-verity signature support); certificates not "
-		       "loaded\n");
-		return vp->set.require_fs_support ? RPMRC_FAIL : RPMRC_OK;
-	case VERITY_KEYRING_FAILED:
-		break;
+	if (vp->active) {
+		switch (verity_keyring_setup(&vp->set, level)) {
+		case VERITY_KEYRING_OK:
+			break;
+		case VERITY_KEYRING_UNSUPPORTED:
+			kernel_checks = false;
+			if (!vp->set.require_fs_support)
+				break;
+			rpmlog(RPMLOG_ERR, "verity: this kernel has no "
+			       ".fs-verity keyring (no fs-verity signature "
+			       "support); refused by "
+			       "%%_fsverity_require_fs_support\n");
+			return RPMRC_FAIL;
+		case VERITY_KEYRING_FAILED:
+			if (verity_fail_or_ok(vp) != RPMRC_OK)
+				return RPMRC_FAIL;
+			break;
+		}
 	}
-	return verity_fail_or_ok(vp);
+	return verity_enforcer_start(vp, ts, kernel_checks);
 }
 
 static rpmRC verity_tsm_pre(rpmPlugin plugin, rpmts ts)
@@ -171,6 +184,7 @@ static rpmRC verity_tsm_post(rpmPlugin plugin, rpmts ts, int res)
 	vp->unsupported = NULL;
 	vp->n_unsupported = 0;
 	vp->active = false;
+	verity_enforcer_stop(vp);
 	return RPMRC_OK;
 }
 
@@ -243,6 +257,7 @@ static rpmRC read_package(struct verity_plugin *vp, rpmte te)
 	}
 	if (!vp->pkg->verity.present)
 		return unsigned_package(vp, te);
+	verity_enforcer_package(vp, vp->pkg->nfiles);
 	return RPMRC_OK;
 }
 
@@ -304,25 +319,18 @@ static rpmRC verity_scriptlet_post(rpmPlugin plugin, const char *s_name,
 static rpmRC verity_fsm_file_pre(rpmPlugin plugin, rpmfi fi, const char *path,
 				 mode_t mode, rpmFsmOp op)
 {
-	(void)plugin;
-	(void)fi;
-	(void)path;
 	(void)mode;
-	(void)op;
 	trace("fsm_file_pre");
+	verity_enforcer_file_pre(state(plugin), fi, path, op);
 	return RPMRC_OK;
 }
 
 static rpmRC verity_fsm_file_post(rpmPlugin plugin, rpmfi fi, const char *path,
 				  mode_t mode, rpmFsmOp op, int res)
 {
-	(void)plugin;
-	(void)fi;
-	(void)path;
 	(void)mode;
-	(void)op;
-	(void)res;
 	trace("fsm_file_post");
+	verity_enforcer_file_post(state(plugin), fi, path, op, res);
 	return RPMRC_OK;
 }
 

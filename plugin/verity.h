@@ -92,6 +92,13 @@ static inline double verity_seconds(void)
 const char *verity_enable_reason(int err);
 bool verity_errno_is_unsupported(int err);
 
+/* A digest the plugin verified, for the enforcer's table (enforcer_bind.c). */
+struct verity_bound {
+	uint16_t alg, size;	/* size 0: none */
+	uint8_t digest[64];
+};
+struct sig_verifier;
+
 /* The plugin's state across one rpm transaction (verity.c owns it). */
 struct verity_plugin {
 	struct verity_settings set;
@@ -107,6 +114,15 @@ struct verity_plugin {
 	unsigned long n_protected;	/* files given fs-verity */
 	double plugin_seconds;		/* wall time in our hooks */
 	double kernel_seconds;		/* of which in FS_IOC_ENABLE_VERITY */
+	/* rpm-verity-enforcer (enforcer_bind.c): */
+	int table_fd;			/* its table, or -1: not loaded */
+	bool self_check;		/* check signatures here, to bind them */
+	struct sig_verifier **verifiers;	/* %_fsverity_certs' */
+	size_t nverifiers;
+	char *root_prefix;		/* the root, "" for / */
+	struct verity_bound *bound;	/* per file of the package */
+	size_t nbound;
+	unsigned long n_bound;		/* bindings made */
 };
 
 /* What a failure returns to rpm under the policy. */
@@ -126,5 +142,17 @@ void verity_forget_dir(struct verity_plugin *vp);
 rpmRC verity_protect_file(struct verity_plugin *vp, rpmfi fi, int fd,
 			  const char *path, const char *dest, mode_t mode,
 			  rpmFsmOp op);
+
+/* enforcer_bind.c: rpm-verity-enforcer's table kept current. */
+rpmRC verity_enforcer_start(struct verity_plugin *vp, rpmts ts,
+			    bool kernel_checks);
+void verity_enforcer_stop(struct verity_plugin *vp);
+void verity_enforcer_package(struct verity_plugin *vp, size_t nfiles);
+rpmRC verity_check_signature(struct verity_plugin *vp, rpmfi fi, int fd,
+			     const struct file_sig *sig, const char *dest);
+void verity_enforcer_file_pre(struct verity_plugin *vp, rpmfi fi,
+			      const char *path, rpmFsmOp op);
+void verity_enforcer_file_post(struct verity_plugin *vp, rpmfi fi,
+			       const char *path, rpmFsmOp op, int res);
 
 #endif

@@ -40,50 +40,10 @@
 #include "cli.h"
 #include "signing_key.h"
 
-/*
- * The certificates' files: --cert, else the plugin's %_fsverity_certs list,
- * split into *@split (its strings in *@list; the caller frees both). NULL,
- * the reason reported, when there is none.
- */
-static const char **cert_paths(const char **given, char **list, char ***split)
-{
-	char *save = NULL, *file;
-	size_t np = 0;
-
-	if (given && *given)
-		return given;
-	*list = rpmExpand("%{?_fsverity_certs}", NULL);
-	for (file = strtok_r(*list, " \t\n", &save); file;
-	     file = strtok_r(NULL, " \t\n", &save)) {
-		*split = rrealloc(*split, (np + 2) * sizeof(**split));
-		(*split)[np++] = file;
-		(*split)[np] = NULL;
-	}
-	if (!*split)
-		report(rstrdup("audit: no certificate: give --cert or set %_fsverity_certs"));
-	return (const char **)*split;
-}
-
-/*
- * librpm skips a header it cannot read from the rpmdb ("damaged header
- * ... skipping") and goes on, and that package's files would go unaudited
- * (or, with --unowned, be reported as no package's) while the audit
- * passed. So each error librpm logs while the audit reads the rpmdb is
- * counted here, printed as rpm prints it, and fails the audit.
- */
-static int count_rpm_error(rpmlogRec rec, rpmlogCallbackData data)
-{
-	if (rpmlogRecPriority(rec) <= RPMLOG_ERR)
-		(*(unsigned long *)data)++;
-	return RPMLOG_DEFAULT;
-}
-
 int cmd_audit(int argc, const char **argv)
 {
-	char *root = NULL, *dbpath = NULL, *err = NULL, *absroot = NULL;
-	char *dbdir = NULL, *certlist = NULL, **certsplit = NULL;
-	struct stat st;
-	const char **certpaths = NULL, **names, **certfiles;
+	char *root = NULL, *dbpath = NULL;
+	const char **certpaths = NULL, **names;
 	int json = 0, verbose = 0, unowned = 0, status = 2;
 	struct poptOption opts[] = {
 		{ "root", 'r', POPT_ARG_STRING, &root, 0,
@@ -105,13 +65,9 @@ int cmd_audit(int argc, const char **argv)
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext("rpm-verity audit", argc, argv, opts, 0);
-	struct audit_root aroot = { .fd = -1, .dir_fd = -1 };
+	struct audit_system sys = { .root = { .fd = -1, .dir_fd = -1 } };
 	struct audit_report rep = { 0 };
 	unsigned long errors = 0;
-	X509 **certs = NULL;
-	size_t ncerts = 0;
-	rpmts ts = NULL;
-	unsigned long rpm_errors = 0;
 	size_t verifications = 0;
 	int c;
 
@@ -125,42 +81,15 @@ int cmd_audit(int argc, const char **argv)
 		goto out;
 	}
 	names = poptGetArgs(ctx);
-	absroot = realpath(root ? root : "/", NULL);
-	if (!absroot) {
-		fprintf(stderr, "rpm-verity audit: %s: cannot use as the root: %s\n",
-			root, strerror(errno));
+	if (audit_system_open(&sys, "rpm-verity audit", root, dbpath,
+			      certpaths) != 0)
 		goto out;
-	}
-	if (audit_root_open(&aroot, absroot, &err) != 0) {
-		report(err);
-		goto out;
-	}
-	certfiles = cert_paths(certpaths, &certlist, &certsplit);
-	if (!certfiles || audit_certs_load(certfiles, &certs, &ncerts) != 0)
-		goto out;
-	if (dbpath)
-		rpmPushMacro(NULL, "_dbpath", NULL, dbpath, RMIL_CMDLINE);
-	/* librpm would make an empty rpmdb where none is: a wrong --root
-	 * or --dbpath must not audit nothing and pass. */
-	dbdir = rpmGetPath(absroot, "/", "%{_dbpath}", NULL);
-	if (stat(dbdir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "rpm-verity audit: %s: no rpmdb there (check --root and --dbpath)\n",
-			dbdir);
-		goto out;
-	}
-	ts = rpmtsCreate();
-	if (rpmtsSetRootDir(ts, absroot) != 0 || rpmtsOpenDB(ts, O_RDONLY) != 0) {
-		fprintf(stderr, "rpm-verity audit: cannot open the rpmdb under %s\n",
-			absroot);
-		goto out;
-	}
 	rep = (struct audit_report){ .out = stdout, .json = json,
 				     .verbose = verbose };
-	rpmlogSetCallback(count_rpm_error, &rpm_errors);
 	if (unowned) {
 		struct audit_unowned_opts uo = {
-			.root = &aroot, .ts = ts, .dbdir = dbdir,
-			.certs = certs, .ncerts = ncerts,
+			.root = &sys.root, .ts = sys.ts, .dbdir = sys.dbdir,
+			.certs = sys.certs, .ncerts = sys.ncerts,
 			.paths = names, .rep = &rep,
 		};
 
@@ -169,8 +98,8 @@ int cmd_audit(int argc, const char **argv)
 		status = 0;
 	} else {
 		struct audit_packages_opts po = {
-			.root = &aroot, .ts = ts, .certs = certs,
-			.ncerts = ncerts, .names = names, .rep = &rep,
+			.root = &sys.root, .ts = sys.ts, .certs = sys.certs,
+			.ncerts = sys.ncerts, .names = names, .rep = &rep,
 			.sign_config_files = verity_sign_config_files(),
 		};
 
@@ -178,15 +107,14 @@ int cmd_audit(int argc, const char **argv)
 		errors += po.errors;
 		verifications = po.verifications;
 	}
-	rpmlogSetCallback(NULL, NULL);
-	if (rpm_errors) {
+	if (sys.rpm_errors) {
 		fprintf(stderr, "rpm-verity audit: %s: the rpmdb could not be read whole (above)\n",
-			dbdir);
+			sys.dbdir);
 		errors++;
 	}
 	if (!rep.packages && !(names && *names)) {
 		fprintf(stderr, "rpm-verity audit: %s: no package installed in this rpmdb\n",
-			dbdir);
+			sys.dbdir);
 		errors++;
 	}
 	if (audit_report_summary(&rep))
@@ -199,13 +127,7 @@ int cmd_audit(int argc, const char **argv)
 out:
 	if (fflush(stdout) != 0 && status == 0)
 		status = 2;
-	rpmtsFree(ts);
-	audit_root_close(&aroot);
-	audit_certs_free(certs, ncerts);
-	free(certsplit);
-	free(certlist);
-	free(absroot);
-	free(dbdir);
+	audit_system_close(&sys);
 	free(root);
 	free(dbpath);
 	for (size_t i = 0; certpaths && certpaths[i]; i++)

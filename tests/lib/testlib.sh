@@ -105,6 +105,19 @@ needs_ipe_kernel() {
 		skip "kernel '$name' is $release: $why needs $min"
 }
 
+# needs_bpf_lsm_kernel TOP: skip unless the guest kernel RPMVERITY_KERNEL
+# names has the BPF LSM with BTF (what rpm-verity-enforcer attaches to);
+# bail if that kernel is not built. A bzImage named by its path: the guest
+# finds out.
+needs_bpf_lsm_kernel() {
+	local top=$1 name=${RPMVERITY_KERNEL:-default} build
+	case $name in */*) return 0 ;; esac
+	build=$("$top/vm/cache-dir")/kernel/$name/build
+	[ -r "$build/.config" ] || bail "$build/.config: no config of kernel '$name' (vm/build-kernel --name $name)"
+	grep -q '^CONFIG_BPF_LSM=y' "$build/.config" && grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$build/.config" ||
+		skip "kernel '$name' has no BPF LSM with BTF (CONFIG_BPF_LSM, CONFIG_DEBUG_INFO_BTF)"
+}
+
 # keep_going: from now on a failed check is counted and the test goes on.
 keep_going() {
 	_keep_going=1

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Loading the enforcer: the BPF object (built into this program as a
+ * libbpf skeleton) is configured and loaded, its table filled from the
+ * rpmdb, and only then attached, so that no exec ever meets an empty
+ * table under enforce. Maps and links are pinned under ENFORCER_PIN_DIR:
+ * the programs stay attached after this process exits, and the plugin
+ * finds the table there.
+ */
+#include "enforcer.h"
+#include "enforcer_abi.h"
+#include "enforcer_table.h"
+#include "verity_enforcer.skel.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#define PIN(name) ENFORCER_PIN_DIR "/" name
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	/* The verifier's log on a failed load is the one thing worth seeing. */
+	return level == LIBBPF_WARN ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+static int pin_all(struct verity_enforcer_bpf *s)
+{
+	struct { struct bpf_link *link; const char *path; } links[] = {
+		{ s->links.verity_exec, PIN("exec") },
+		{ s->links.verity_mmap, PIN("mmap") },
+		{ s->links.verity_mprotect, PIN("mprotect") },
+	};
+	struct { struct bpf_map *map; const char *path; } maps[] = {
+		{ s->maps.bindings, PIN("bindings") },
+		{ s->maps.events, PIN("events") },
+		{ s->maps.counters, PIN("counters") },
+		{ s->maps.rodata, PIN("config") },
+	};
+
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		if (bpf_map__pin(maps[i].map, maps[i].path))
+			return -errno;
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		if (bpf_link__pin(links[i].link, links[i].path))
+			return -errno;
+	return 0;
+}
+
+int enforcer_load(const struct load_opts *o)
+{
+	struct verity_enforcer_bpf *s;
+	unsigned long bound = 0, refused = 0;
+	struct stat st;
+	int rc;
+
+	libbpf_set_print(libbpf_quiet);
+	if (o->dry_run) {
+		rc = enforcer_bind_rpmdb(-1, o, &bound, &refused);
+		printf("rpm-verity-enforcer: would bind %lu files, %lu not (above)\n",
+		       bound, refused);
+		return rc ? 2 : 0;
+	}
+	if (stat(ENFORCER_PIN_DIR, &st) == 0) {
+		fprintf(stderr, "rpm-verity-enforcer: already loaded (%s exists)\n",
+			ENFORCER_PIN_DIR);
+		return 1;
+	}
+	s = verity_enforcer_bpf__open();
+	if (!s) {
+		fprintf(stderr, "rpm-verity-enforcer: cannot open the BPF object: %s\n",
+			strerror(errno));
+		return 2;
+	}
+	s->rodata->enforce = !o->warn;
+	for (unsigned int i = 0; i < o->nexempt; i++)
+		s->rodata->exempt_magic[i] = o->exempt[i];
+	s->rodata->exempt_count = o->nexempt;
+	rc = verity_enforcer_bpf__load(s);
+	if (rc) {
+		fprintf(stderr, "rpm-verity-enforcer: the kernel refused the programs: %s (it needs the BPF LSM with BTF, \"bpf\" in its LSM list, and Linux 6.12 or later)\n",
+			strerror(-rc));
+		rc = 2;
+		goto out;
+	}
+	if (enforcer_bind_rpmdb(bpf_map__fd(s->maps.bindings), o, &bound,
+				&refused) != 0 && !bound) {
+		fprintf(stderr, "rpm-verity-enforcer: nothing could be bound; not attaching\n");
+		rc = 2;
+		goto out;
+	}
+	rc = verity_enforcer_bpf__attach(s);
+	if (rc) {
+		fprintf(stderr, "rpm-verity-enforcer: attaching to the LSM hooks failed: %s (is \"bpf\" in the kernel's LSM list, lsm=...,bpf?)\n",
+			strerror(-rc));
+		rc = 2;
+		goto out;
+	}
+	if (mkdir(ENFORCER_PIN_DIR, 0700) != 0 || (rc = pin_all(s)) != 0) {
+		fprintf(stderr, "rpm-verity-enforcer: pinning under %s failed: %s (is bpffs mounted on /sys/fs/bpf?)\n",
+			ENFORCER_PIN_DIR, strerror(rc ? -rc : errno));
+		rc = 2;
+		goto out;
+	}
+	if (!o->quiet)
+		printf("rpm-verity-enforcer: %s: %lu files bound, %lu not (above)\n",
+		       o->warn ? "warn" : "enforce", bound, refused);
+	rc = 0;
+out:
+	/* Pinned links and maps outlive the skeleton. */
+	verity_enforcer_bpf__destroy(s);
+	return rc;
+}
+
+int enforcer_status(void)
+{
+	int table = enforcer_table_open(), counters, config;
+	struct enforcer_key key, next;
+	struct verity_enforcer_bpf__rodata cfg;
+	unsigned long long sum[2] = { 0 };
+	unsigned long n = 0;
+	int ncpu = libbpf_num_possible_cpus();
+	unsigned long long *per = calloc(ncpu > 0 ? (size_t)ncpu : 1, sizeof(*per));
+
+	if (table < 0 || !per) {
+		free(per);
+		printf("not loaded\n");
+		return 3;
+	}
+	counters = bpf_obj_get(PIN("counters"));
+	config = bpf_obj_get(PIN("config"));
+	for (void *k = NULL; !bpf_map_get_next_key(table, k, &next); k = &key) {
+		key = next;
+		n++;
+	}
+	for (unsigned int i = 0; counters >= 0 && i < 2; i++)
+		if (!bpf_map_lookup_elem(counters, &i, per))
+			for (int c = 0; c < ncpu; c++)
+				sum[i] += per[c];
+	if (config >= 0 && !bpf_map_lookup_elem(config, &(int){ 0 }, &cfg))
+		printf("mode: %s\n", cfg.enforce ? "enforce" : "warn");
+	printf("bound: %lu\nchecked: %llu\nrefused: %llu\n", n, sum[0], sum[1]);
+	free(per);
+	return 0;
+}
