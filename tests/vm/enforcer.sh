@@ -207,6 +207,10 @@ check "logged" refused_logged "mprotect PROT_EXEC" "$lib" "a written private map
 echo "# the plugin keeps the table current: upgrade, an old version, erase"
 ln "$bin/vm-demo-hello" "$mnt/usr/local/bin/hello-v1"
 check "rpm -U vm-demo-2 with the enforcer loaded" rpmv enforce -U "$PKGS/vm-demo-2.rpm"
+if [ $builtin = 0 ]; then
+	check "the plugin says it checks the signatures, and the enforcer runs them" \
+		rpm_said "does not check fs-verity signatures; the plugin checks them against %_fsverity_certs, and rpm-verity-enforcer runs"
+fi
 check_eq "the new version's script runs" "$("$bin/vm-demo-hello" 2>&1)" "hello from vm-demo"
 check "it is version 2" grep -q "vm-demo 2 script" "$bin/vm-demo-hello"
 refused "version 1's script, kept by a hard link" "$mnt/usr/local/bin/hello-v1"
