@@ -89,9 +89,12 @@ int enforcer_load(const struct load_opts *o)
 		rc = 2;
 		goto out;
 	}
+	/* An empty table would refuse every program: a wrong --root, say. */
 	if (enforcer_bind_rpmdb(bpf_map__fd(s->maps.bindings), o, &bound,
-				&refused) != 0 && !bound) {
-		fprintf(stderr, "rpm-verity-enforcer: nothing could be bound; not attaching\n");
+				&refused) != 0 || !bound) {
+		fprintf(stderr, "rpm-verity-enforcer: %lu files bound (%s); not attaching\n",
+			bound, bound ? "the rpmdb could not be read" :
+			"no installed package has a file with a trusted signature");
 		rc = 2;
 		goto out;
 	}
