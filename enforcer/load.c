@@ -121,6 +121,23 @@ out:
 	return rc;
 }
 
+/* The kernel memory the table is charged (its fdinfo's memlock), or 0. */
+static unsigned long long table_memory(int fd)
+{
+	char path[64], line[128];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %llu", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
 int enforcer_status(void)
 {
 	int table = enforcer_table_open(), counters, config;
@@ -149,6 +166,7 @@ int enforcer_status(void)
 	if (config >= 0 && !bpf_map_lookup_elem(config, &(int){ 0 }, &cfg))
 		printf("mode: %s\n", cfg.enforce ? "enforce" : "warn");
 	printf("bound: %lu\nchecked: %llu\nrefused: %llu\n", n, sum[0], sum[1]);
+	printf("memory: %llu bytes\n", table_memory(table));
 	free(per);
 	return 0;
 }
