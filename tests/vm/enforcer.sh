@@ -69,6 +69,12 @@ if [ $builtin = 0 ]; then
 	check "the plugin says nothing checks the signatures here" \
 		rpm_said "this kernel has no .fs-verity keyring: it does not check fs-verity signatures; certificates not loaded, and nothing checks"
 fi
+if [ $builtin = 0 ]; then
+	out=$("$BUILD/boot/rpm-verity-load-certs" --no-config "$CERT" 2>&1)
+	check_eq "rpm-verity-load-certs: nothing to load is no failure here" "$?" 0
+	check "and it says why, naming the enforcer ($out)" \
+		bash -c "[[ '$out' == *'checks no fs-verity signature'*'rpm-verity-enforcer'* ]]"
+fi
 # Signed by a key no configured certificate holds: the kernel (where it
 # checks) refuses it, so warn installs it without verity; without the
 # check, with verity.
