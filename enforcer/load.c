@@ -23,6 +23,7 @@
 
 #define PIN(name) ENFORCER_PIN_DIR "/" name
 
+__attribute__((format(printf, 2, 0)))
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
