@@ -15,6 +15,7 @@ struct load_opts {
 	unsigned int nexempt;
 	bool quiet;			/* no summary line */
 	bool dry_run;			/* check and count; load nothing */
+	unsigned int max_files;		/* the table's size; 0: the default */
 };
 
 /* load.c: the programs, the table from the rpmdb, attached and pinned. */

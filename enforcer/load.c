@@ -83,6 +83,9 @@ int enforcer_load(const struct load_opts *o)
 	for (unsigned int i = 0; i < o->nexempt; i++)
 		s->rodata->exempt_magic[i] = o->exempt[i];
 	s->rodata->exempt_count = o->nexempt;
+	/* The hash table's buckets cost 16 bytes per file it can hold. */
+	if (o->max_files)
+		bpf_map__set_max_entries(s->maps.bindings, o->max_files);
 	rc = verity_enforcer_bpf__load(s);
 	if (rc) {
 		fprintf(stderr, "rpm-verity-enforcer: the kernel refused the programs: %s (it needs the BPF LSM with BTF, \"bpf\" in its LSM list, and Linux 6.12 or later)\n",

@@ -44,7 +44,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: rpm-verity-enforcer load [--warn] [--root DIR] [--dbpath DIR]\n"
 	      "                                [--cert CERT]... [--exempt-fs TYPE]...\n"
-	      "                                [--dry-run] [--quiet]\n"
+	      "                                [--max-files N] [--dry-run] [--quiet]\n"
 	      "       rpm-verity-enforcer status\n"
 	      "       rpm-verity-enforcer log [--kmsg] [--count N]\n", f);
 }
@@ -54,7 +54,7 @@ static int cmd_load(int argc, const char **argv)
 	struct load_opts o = { 0 };
 	char *root = NULL, *dbpath = NULL, *fs = NULL;
 	const char **certs = NULL;
-	int warn = 0, quiet = 0, dry_run = 0, c, rc = 2;
+	int warn = 0, quiet = 0, dry_run = 0, max_files = 0, c, rc = 2;
 	struct poptOption opts[] = {
 		{ "warn", 0, POPT_ARG_NONE, &warn, 0,
 		  "log what would be refused, refuse nothing", NULL },
@@ -67,6 +67,9 @@ static int cmd_load(int argc, const char **argv)
 		{ "exempt-fs", 0, POPT_ARG_STRING, &fs, 'x',
 		  "do not judge files on this filesystem type", "TYPE" },
 		{ "quiet", 'q', POPT_ARG_NONE, &quiet, 0, "no summary", NULL },
+		{ "max-files", 0, POPT_ARG_INT, &max_files, 0,
+		  "files the table can hold, installs to come included "
+		  "(default 262144)", "N" },
 		{ "dry-run", 'n', POPT_ARG_NONE, &dry_run, 0,
 		  "check every installed file and say what would be bound; "
 		  "load nothing", NULL },
@@ -97,6 +100,12 @@ static int cmd_load(int argc, const char **argv)
 	o.warn = warn;
 	o.quiet = quiet;
 	o.dry_run = dry_run;
+	if (max_files < 0) {
+		fprintf(stderr, "rpm-verity-enforcer: --max-files %d: not a size\n",
+			max_files);
+		goto out;
+	}
+	o.max_files = (unsigned int)max_files;
 	o.root = root;
 	o.dbpath = dbpath;
 	o.certs = certs;

@@ -69,7 +69,7 @@ const volatile __u32 exempt_count;
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 1 << 20);
+	__uint(max_entries, 1 << 18);	/* the loader's --max-files */
 	__type(key, struct enforcer_key);
 	__type(value, struct enforcer_digest);
 } bindings SEC(".maps");
