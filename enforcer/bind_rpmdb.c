@@ -18,7 +18,7 @@
 
 struct binder {
 	int map_fd;
-	unsigned long bound, failed;
+	unsigned long bound;
 };
 
 static void bind_verified(void *arg, int fd, const struct audit_file_state *st)
@@ -29,13 +29,11 @@ static void bind_verified(void *arg, int fd, const struct audit_file_state *st)
 		 enforcer_bind(b->map_fd, path, st->digest_alg, st->digest,
 			       st->digest_size);
 
-	if (rc) {
+	if (rc)
 		fprintf(stderr, "rpm-verity-enforcer: %s: not bound: %s\n",
 			path ? path : "(a file without a path)", strerror(-rc));
-		b->failed++;
-	} else {
+	else
 		b->bound++;
-	}
 	free(path);
 }
 

@@ -31,6 +31,10 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
 	return level == LIBBPF_WARN ? vfprintf(stderr, fmt, ap) : 0;
 }
 
+/*
+ * Pin every link and map, or none: a half-pinned enforcer would keep some
+ * hooks attached that no `status` or `load` sees as loaded.
+ */
 static int pin_all(struct verity_enforcer_bpf *s)
 {
 	struct { struct bpf_link *link; const char *path; } links[] = {
@@ -45,13 +49,24 @@ static int pin_all(struct verity_enforcer_bpf *s)
 		{ s->maps.rodata, PIN("config") },
 	};
 
-	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+	size_t nm = sizeof(maps) / sizeof(maps[0]);
+	size_t nl = sizeof(links) / sizeof(links[0]);
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < nm; i++)
 		if (bpf_map__pin(maps[i].map, maps[i].path))
-			return -errno;
-	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+			rc = -errno;
+	for (size_t i = 0; !rc && i < nl; i++)
 		if (bpf_link__pin(links[i].link, links[i].path))
-			return -errno;
-	return 0;
+			rc = -errno;
+	if (rc) {
+		for (size_t i = 0; i < nm; i++)
+			unlink(maps[i].path);
+		for (size_t i = 0; i < nl; i++)
+			unlink(links[i].path);
+		rmdir(ENFORCER_PIN_DIR);
+	}
+	return rc;
 }
 
 int enforcer_load(const struct load_opts *o)
