@@ -44,6 +44,7 @@ enum enforcer_reason {
 	ENFORCER_NO_PATH = 4,	/* d_path failed (too long, or unreachable) */
 	ENFORCER_WRITTEN = 5,	/* a private mapping written to, then made executable */
 	ENFORCER_NO_MEMORY = 6,	/* no memory to measure it in: fail closed */
+	ENFORCER_UNJUDGED = 7,	/* this kernel cannot name the file: refused */
 };
 
 struct enforcer_event {

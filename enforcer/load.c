@@ -23,12 +23,15 @@
 
 #define PIN(name) ENFORCER_PIN_DIR "/" name
 
+/* A first load that may fail for a known reason says nothing. */
+static bool trying;
+
 __attribute__((format(printf, 2, 0)))
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
 	/* The verifier's log on a failed load is the one thing worth seeing. */
-	return level == LIBBPF_WARN ? vfprintf(stderr, fmt, ap) : 0;
+	return level == LIBBPF_WARN && !trying ? vfprintf(stderr, fmt, ap) : 0;
 }
 
 /*
@@ -40,7 +43,8 @@ static int pin_all(struct verity_enforcer_bpf *s)
 	struct { struct bpf_link *link; const char *path; } links[] = {
 		{ s->links.verity_exec, PIN("exec") },
 		{ s->links.verity_mmap, PIN("mmap") },
-		{ s->links.verity_mprotect, PIN("mprotect") },
+		{ s->links.verity_mprotect ? s->links.verity_mprotect :
+		  s->links.verity_mprotect_strict, PIN("mprotect") },
 	};
 	struct { struct bpf_map *map; const char *path; } maps[] = {
 		{ s->maps.bindings, PIN("bindings") },
@@ -69,6 +73,26 @@ static int pin_all(struct verity_enforcer_bpf *s)
 	return rc;
 }
 
+/* The object opened and configured, with one of the two mprotect programs. */
+static struct verity_enforcer_bpf *open_configured(const struct load_opts *o,
+						   bool strict_mprotect)
+{
+	struct verity_enforcer_bpf *s = verity_enforcer_bpf__open();
+
+	if (!s)
+		return NULL;
+	s->rodata->enforce = !o->warn;
+	for (unsigned int i = 0; i < o->nexempt; i++)
+		s->rodata->exempt_magic[i] = o->exempt[i];
+	s->rodata->exempt_count = o->nexempt;
+	/* The hash table's buckets cost 16 bytes per file it can hold. */
+	if (o->max_files)
+		bpf_map__set_max_entries(s->maps.bindings, o->max_files);
+	bpf_program__set_autoload(s->progs.verity_mprotect, !strict_mprotect);
+	bpf_program__set_autoload(s->progs.verity_mprotect_strict, strict_mprotect);
+	return s;
+}
+
 int enforcer_load(const struct load_opts *o)
 {
 	struct verity_enforcer_bpf *s;
@@ -88,20 +112,23 @@ int enforcer_load(const struct load_opts *o)
 			ENFORCER_PIN_DIR);
 		return 1;
 	}
-	s = verity_enforcer_bpf__open();
+	s = open_configured(o, false);
+	trying = true;
+	rc = s ? verity_enforcer_bpf__load(s) : -errno;
+	trying = false;
+	if (rc && s) {
+		/* 6.12: the mapping's file is not trusted; refuse instead. */
+		verity_enforcer_bpf__destroy(s);
+		s = open_configured(o, true);
+		rc = s ? verity_enforcer_bpf__load(s) : -errno;
+		if (!rc)
+			fprintf(stderr, "rpm-verity-enforcer: this kernel cannot name the file of a mapping, so mprotect making any file mapping executable is refused\n");
+	}
 	if (!s) {
 		fprintf(stderr, "rpm-verity-enforcer: cannot open the BPF object: %s\n",
-			strerror(errno));
+			strerror(-rc));
 		return 2;
 	}
-	s->rodata->enforce = !o->warn;
-	for (unsigned int i = 0; i < o->nexempt; i++)
-		s->rodata->exempt_magic[i] = o->exempt[i];
-	s->rodata->exempt_count = o->nexempt;
-	/* The hash table's buckets cost 16 bytes per file it can hold. */
-	if (o->max_files)
-		bpf_map__set_max_entries(s->maps.bindings, o->max_files);
-	rc = verity_enforcer_bpf__load(s);
 	if (rc) {
 		fprintf(stderr, "rpm-verity-enforcer: the kernel refused the programs: %s (it needs the BPF LSM with BTF, \"bpf\" in its LSM list, and Linux 6.12 or later)\n",
 			strerror(-rc));

@@ -59,6 +59,7 @@ static const char *reason_text(unsigned int reason)
 	case ENFORCER_NO_PATH: return "its path cannot be resolved (too long?)";
 	case ENFORCER_WRITTEN: return "a written private mapping made executable";
 	case ENFORCER_NO_MEMORY: return "no kernel memory to check it in";
+	case ENFORCER_UNJUDGED: return "this kernel cannot name a mapping's file, so none is made executable";
 	default: return "refused";
 	}
 }

@@ -257,3 +257,30 @@ int BPF_PROG(verity_mprotect, struct vm_area_struct *vma,
 	}
 	return judge(file, ENFORCER_MPROTECT);
 }
+
+/*
+ * The same hook where the verifier does not trust vma->vm_file (6.12), so
+ * the mapping's file can be neither named nor measured: a file mapping that
+ * gains PROT_EXEC is refused outright (ld.so maps code executable with
+ * mmap, which verity_mmap judges, and never needs this). The loader picks
+ * this program only when verity_mprotect does not load.
+ */
+SEC("lsm/file_mprotect")
+int BPF_PROG(verity_mprotect_strict, struct vm_area_struct *vma,
+	     unsigned long reqprot, unsigned long prot, int ret)
+{
+	struct enforcer_key key;
+	struct enforcer_digest none;
+	struct file *file;
+
+	if (ret)
+		return ret;
+	if (!(prot & PROT_EXEC) || (vma->vm_flags & VM_EXEC))
+		return 0;
+	file = vma->vm_file;
+	if (!file || exempt(file))
+		return 0;
+	__builtin_memset(&key, 0, sizeof(key));
+	__builtin_memset(&none, 0, sizeof(none));
+	return refuse(ENFORCER_MPROTECT, ENFORCER_UNJUDGED, &key, &none, NULL);
+}

@@ -137,8 +137,17 @@ r = libc.mprotect(addr, 4096, mmap.PROT_READ | mmap.PROT_EXEC)
 print("ok" if r == 0 else errno.errorcode.get(ctypes.get_errno(), "?"))
 PY
 }
-check_eq "a private mapping of the signed library, unwritten, made executable" \
-	"$(mprotect_status "$lib" 0)" ok
+# 6.12's verifier does not trust vma->vm_file: the loader then refuses every
+# file mapping made executable by mprotect, and says so.
+if grep -q "cannot name the file of a mapping" $T/load.out; then
+	strict=1
+	check_eq "6.12: a private mapping of the signed library made executable is refused too" \
+		"$(mprotect_status "$lib" 0)" EACCES
+else
+	strict=0
+	check_eq "a private mapping of the signed library, unwritten, made executable" \
+		"$(mprotect_status "$lib" 0)" ok
+fi
 
 echo "# hand-made code, wherever it is written"
 mkdir -p "$mnt/usr/local/bin" "$mnt/usr/local/lib64"
@@ -208,7 +217,11 @@ check "LD_PRELOAD of the unsigned copy: ld.so cannot map it ($out)" \
 	bash -c "[[ '$out' == *'cannot be preloaded'* ]]"
 check_eq "a private mapping of the signed library written to, then made executable" \
 	"$(mprotect_status "$lib" 1)" EACCES
-check "logged" refused_logged "mprotect PROT_EXEC" "$lib" "a written private mapping"
+if [ $strict = 1 ]; then
+	check "logged" refused_logged "mprotect PROT_EXEC" "(no path)" "cannot name a mapping's file"
+else
+	check "logged" refused_logged "mprotect PROT_EXEC" "$lib" "a written private mapping"
+fi
 
 echo "# the plugin keeps the table current: upgrade, an old version, erase"
 ln "$bin/vm-demo-hello" "$mnt/usr/local/bin/hello-v1"
