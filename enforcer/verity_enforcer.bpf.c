@@ -227,6 +227,15 @@ int BPF_PROG(verity_mmap, struct file *file, unsigned long reqprot,
 	return judge(file, ENFORCER_MMAP);
 }
 
+/* The file of a file mapping that mprotect makes executable, else NULL. */
+static __always_inline struct file *gains_exec(struct vm_area_struct *vma,
+					       unsigned long prot)
+{
+	if (!(prot & PROT_EXEC) || (vma->vm_flags & VM_EXEC))
+		return NULL;
+	return vma->vm_file;
+}
+
 /*
  * A mapping made executable after the fact. A private file mapping that
  * has been written to (it has anonymous pages: SELinux's execmod) holds
@@ -236,15 +245,10 @@ SEC("lsm/file_mprotect")
 int BPF_PROG(verity_mprotect, struct vm_area_struct *vma,
 	     unsigned long reqprot, unsigned long prot, int ret)
 {
-	struct file *file;
+	struct file *file = ret ? NULL : gains_exec(vma, prot);
 
-	if (ret)
-		return ret;
-	if (!(prot & PROT_EXEC) || (vma->vm_flags & VM_EXEC))
-		return 0;
-	file = vma->vm_file;
 	if (!file)
-		return 0;
+		return ret;
 	if (vma->anon_vma && !exempt(file)) {
 		struct enforcer_key key;
 		struct enforcer_digest none;
@@ -269,17 +273,12 @@ SEC("lsm/file_mprotect")
 int BPF_PROG(verity_mprotect_strict, struct vm_area_struct *vma,
 	     unsigned long reqprot, unsigned long prot, int ret)
 {
+	struct file *file = ret ? NULL : gains_exec(vma, prot);
 	struct enforcer_key key;
 	struct enforcer_digest none;
-	struct file *file;
 
-	if (ret)
-		return ret;
-	if (!(prot & PROT_EXEC) || (vma->vm_flags & VM_EXEC))
-		return 0;
-	file = vma->vm_file;
 	if (!file || exempt(file))
-		return 0;
+		return ret;
 	__builtin_memset(&key, 0, sizeof(key));
 	__builtin_memset(&none, 0, sizeof(none));
 	return refuse(ENFORCER_MPROTECT, ENFORCER_UNJUDGED, &key, &none, NULL);
