@@ -11,6 +11,8 @@
 #include "enforcer.h"
 #include "enforcer_abi.h"
 #include "enforcer_table.h"
+#include "hex.h"
+#include "verity_format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,18 +38,18 @@ static const char *hook_name(unsigned int hook)
 	}
 }
 
+/* "sha256:HEX", as fsverity-utils prints a digest, or "none". */
 static void digest_text(const struct enforcer_digest *d, char *out, size_t n)
 {
-	const char *alg = d->alg == 1 ? "sha256" : d->alg == 2 ? "sha512" : "alg?";
-	size_t len = 0;
+	const struct verity_hash_alg *alg = verity_hash_alg_by_id(d->alg);
+	char hex[2 * ENFORCER_DIGEST_MAX + 1];
 
 	if (!d->size || d->size > sizeof(d->bytes)) {
 		snprintf(out, n, "none");
 		return;
 	}
-	len = (size_t)snprintf(out, n, "%s:", alg);
-	for (unsigned int i = 0; i < d->size && len + 3 <= n; i++)
-		len += (size_t)snprintf(out + len, n - len, "%02x", d->bytes[i]);
+	hex_encode(d->bytes, d->size, hex);
+	snprintf(out, n, "%s:%s", alg ? alg->name : "alg?", hex);
 }
 
 static const char *reason_text(unsigned int reason)
